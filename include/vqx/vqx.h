@@ -1,0 +1,137 @@
+/*
+ * vqx: video quality metrics (VMAF and companions), libvmaf-compatible.
+ *
+ * Every function that can fail returns 0 or a negative errno value; the
+ * context keeps a one-line message for the last failure (vqx_last_error).
+ */
+#ifndef VQX_VQX_H
+#define VQX_VQX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VQX_API __attribute__((visibility("default")))
+
+enum VqxPixelLayout {
+    VQX_PIX_400,
+    VQX_PIX_420,
+    VQX_PIX_422,
+    VQX_PIX_444,
+};
+
+/* A picture: 8-bit samples are uint8_t, 9 to 16 bits are uint16_t in host
+ * order. Chroma planes are ceil(w/2) wide for 4:2:0 and 4:2:2 and ceil(h/2)
+ * high for 4:2:0; a 4:0:0 picture has one plane. Strides are in bytes. */
+typedef struct VqxPicture {
+    enum VqxPixelLayout layout;
+    unsigned bpc;
+    unsigned w[3], h[3];
+    ptrdiff_t stride[3];
+    void *data[3];
+    void *buf; /* owned allocation, NULL for a picture the caller owns */
+} VqxPicture;
+
+VQX_API int vqx_picture_alloc(VqxPicture *pic, enum VqxPixelLayout layout,
+                              unsigned bpc, unsigned w, unsigned h);
+VQX_API void vqx_picture_free(VqxPicture *pic);
+VQX_API unsigned vqx_picture_planes(const VqxPicture *pic);
+
+enum VqxBackend {
+    VQX_BACKEND_CPU,
+    VQX_BACKEND_CUDA,
+};
+
+typedef struct VqxSettings {
+    unsigned n_threads;          /* 0: everything runs in the calling thread */
+    unsigned subsample;          /* score every n-th frame, 0 or 1: all */
+    enum VqxBackend backend;
+    int strict_backend;          /* fail instead of falling back to the CPU */
+    /* Called once for each notice (a fallback, a feature that was dropped);
+     * NULL: notices go to stderr. */
+    void (*notice)(void *cookie, const char *msg);
+    void *notice_cookie;
+} VqxSettings;
+
+VQX_API void vqx_default_settings(VqxSettings *s);
+VQX_API const char *vqx_version(void);
+
+typedef struct VqxContext VqxContext;
+
+VQX_API int vqx_open(VqxContext **ctx, const VqxSettings *s);
+VQX_API void vqx_close(VqxContext **ctx);
+/* Message of the last failure on this context, "" when none. */
+VQX_API const char *vqx_last_error(const VqxContext *ctx);
+
+/* Request a feature extractor by name with options "key=value:key=value"
+ * (NULL or "" for defaults). Requesting the same extractor with the same
+ * effective options twice is harmless. Must precede the first picture. */
+VQX_API int vqx_use_feature(VqxContext *ctx, const char *name,
+                            const char *options);
+
+/* Load a model from a libvmaf-style spec: "version=NAME" or "path=FILE",
+ * with optional ":name=OUT", ":disable_clip", ":enable_transform" and
+ * ":FEATURE.OPTION=VALUE". Must precede the first picture. */
+VQX_API int vqx_use_model(VqxContext *ctx, const char *spec);
+
+/* Send one reference/distorted pair. The pictures are taken over (moved:
+ * the caller's structs are cleared) and freed by the library. Frames are
+ * numbered from 0 in the order they are sent. */
+VQX_API int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis);
+
+/* Wait for every frame sent so far and run the end-of-stream step of the
+ * temporal features. Returns the first error any feature met (the results
+ * of the other features stay readable). */
+VQX_API int vqx_flush(VqxContext *ctx);
+
+/* Results. Keys are named as libvmaf's output names them. */
+VQX_API unsigned vqx_frame_count(const VqxContext *ctx);
+VQX_API unsigned vqx_key_count(const VqxContext *ctx);
+VQX_API const char *vqx_key_name(const VqxContext *ctx, unsigned key);
+/* -ENOENT for an unknown key, -EAGAIN for a frame not (yet) scored. */
+VQX_API int vqx_score_at(const VqxContext *ctx, const char *key,
+                         unsigned frame, double *value);
+/* Number of leading frames whose every key (model scores included) is
+ * final: a live viewer can read those before the flush. */
+VQX_API unsigned vqx_frames_complete(const VqxContext *ctx);
+
+enum VqxPool {
+    VQX_POOL_MIN,
+    VQX_POOL_MAX,
+    VQX_POOL_MEAN,
+    VQX_POOL_HARMONIC_MEAN,
+};
+
+/* Pool over the frames [first, last], honouring the subsample setting. */
+VQX_API int vqx_score_pooled(const VqxContext *ctx, const char *key,
+                             enum VqxPool method, unsigned first,
+                             unsigned last, double *value);
+
+enum VqxOutputFormat {
+    VQX_OUTPUT_XML,
+    VQX_OUTPUT_JSON,
+    VQX_OUTPUT_CSV,
+    VQX_OUTPUT_SUB,
+};
+
+typedef struct VqxOutputSettings {
+    enum VqxOutputFormat format;
+    int precision;   /* decimals as libvmaf (6, more for tiny values); -1: round-trip */
+    double fps;      /* frames per wall-clock second, written as fyi */
+} VqxOutputSettings;
+
+VQX_API int vqx_write_output(const VqxContext *ctx, FILE *f,
+                             const VqxOutputSettings *s);
+
+/* Names of everything registered, for help texts and error messages. */
+VQX_API const char *vqx_feature_name(unsigned i); /* NULL past the end */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,156 @@
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collector.h"
+
+int vqx_collector_init(VqxCollector *c)
+{
+    memset(c, 0, sizeof(*c));
+    return -pthread_mutex_init(&c->lock, NULL);
+}
+
+void vqx_collector_free(VqxCollector *c)
+{
+    for (unsigned i = 0; i < c->n_keys; i++) {
+        free(c->keys[i].name);
+        free(c->keys[i].value);
+        free(c->keys[i].written);
+    }
+    free(c->keys);
+    for (unsigned i = 0; i < c->n_aggregate; i++)
+        free(c->aggregate[i].name);
+    free(c->aggregate);
+    pthread_mutex_destroy(&c->lock);
+    memset(c, 0, sizeof(*c));
+}
+
+int vqx_collector_find(const VqxCollector *c, const char *name)
+{
+    for (unsigned i = 0; i < c->n_keys; i++)
+        if (!strcmp(c->keys[i].name, name))
+            return (int)i;
+    return -ENOENT;
+}
+
+int vqx_collector_key(VqxCollector *c, const char *name, unsigned *id)
+{
+    pthread_mutex_lock(&c->lock);
+    int ret = vqx_collector_find(c, name);
+    if (ret >= 0) {
+        *id = (unsigned)ret;
+        ret = 0;
+        goto out;
+    }
+    if (c->n_keys == c->cap_keys) {
+        const unsigned cap = c->cap_keys ? 2 * c->cap_keys : 32;
+        VqxKeySeries *k = realloc(c->keys, cap * sizeof(*k));
+        if (!k) { ret = -ENOMEM; goto out; }
+        c->keys = k;
+        c->cap_keys = cap;
+    }
+    VqxKeySeries *k = &c->keys[c->n_keys];
+    memset(k, 0, sizeof(*k));
+    if (!(k->name = strdup(name))) { ret = -ENOMEM; goto out; }
+    *id = c->n_keys++;
+    ret = 0;
+out:
+    pthread_mutex_unlock(&c->lock);
+    return ret;
+}
+
+static int grow(VqxKeySeries *k, unsigned frame)
+{
+    if (frame < k->capacity) return 0;
+    unsigned cap = k->capacity ? k->capacity : 64;
+    while (cap <= frame) cap *= 2;
+    double *v = realloc(k->value, cap * sizeof(*v));
+    if (!v) return -ENOMEM;
+    k->value = v;
+    uint8_t *w = realloc(k->written, cap);
+    if (!w) return -ENOMEM;
+    memset(w + k->capacity, 0, cap - k->capacity);
+    k->written = w;
+    k->capacity = cap;
+    return 0;
+}
+
+int vqx_collector_put(VqxCollector *c, unsigned id, unsigned frame, double value)
+{
+    pthread_mutex_lock(&c->lock);
+    VqxKeySeries *k = &c->keys[id];
+    int ret = grow(k, frame);
+    if (!ret) {
+        k->value[frame] = value;
+        k->written[frame] = 1;
+        if (frame >= c->n_frames) c->n_frames = frame + 1;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return ret;
+}
+
+bool vqx_collector_get(VqxCollector *c, unsigned id, unsigned frame, double *value)
+{
+    pthread_mutex_lock(&c->lock);
+    const VqxKeySeries *k = &c->keys[id];
+    const bool ok = frame < k->capacity && k->written[frame];
+    if (ok) *value = k->value[frame];
+    pthread_mutex_unlock(&c->lock);
+    return ok;
+}
+
+int vqx_collector_set_aggregate(VqxCollector *c, const char *name, double value)
+{
+    pthread_mutex_lock(&c->lock);
+    int ret = 0;
+    unsigned i;
+    for (i = 0; i < c->n_aggregate; i++)
+        if (!strcmp(c->aggregate[i].name, name)) break;
+    if (i == c->n_aggregate) {
+        void *a = realloc(c->aggregate, (i + 1) * sizeof(*c->aggregate));
+        char *n = strdup(name);
+        if (a) c->aggregate = a;
+        if (!a || !n) {
+            free(n);
+            ret = -ENOMEM;
+            goto out;
+        }
+        c->aggregate[i].name = n;
+        c->n_aggregate++;
+    }
+    c->aggregate[i].value = value;
+out:
+    pthread_mutex_unlock(&c->lock);
+    return ret;
+}
+
+/* libvmaf's pooling: the harmonic mean is n / sum(1 / (x + 1)) - 1 and every
+ * frame in range (after subsampling) must have a value. */
+int vqx_collector_pool(const VqxCollector *c, unsigned id, enum VqxPool method,
+                       unsigned first, unsigned last, unsigned subsample,
+                       double *value)
+{
+    if (id >= c->n_keys || first > last) return -EINVAL;
+    const VqxKeySeries *k = &c->keys[id];
+    unsigned n = 0;
+    double min = 0., max = 0., sum = 0., inv_sum = 0.;
+    for (unsigned i = first; i <= last; i++) {
+        if (subsample > 1 && i % subsample) continue;
+        if (i >= k->capacity || !k->written[i]) return -EAGAIN;
+        const double s = k->value[i];
+        sum += s;
+        inv_sum += 1. / (s + 1.);
+        if (!n || s < min) min = s;
+        if (!n || s > max) max = s;
+        n++;
+    }
+    if (!n) return -EAGAIN;
+    switch (method) {
+    case VQX_POOL_MIN:           *value = min; break;
+    case VQX_POOL_MAX:           *value = max; break;
+    case VQX_POOL_MEAN:          *value = sum / n; break;
+    case VQX_POOL_HARMONIC_MEAN: *value = n / inv_sum - 1.0; break;
+    default: return -EINVAL;
+    }
+    return 0;
+}

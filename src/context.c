@@ -1,0 +1,744 @@
+/*
+ * The context: requested features and models, the frame pipeline over a
+ * worker pool, and access to the results.
+ *
+ * Scheduling. Every frame sent becomes one task per feature. Tasks of a
+ * non-temporal feature run on any worker with any free instance of the
+ * feature (one instance per worker). A temporal feature has one instance
+ * and takes its frames strictly in order: its task for frame n is queued
+ * only once its task for frame n-1 has finished. Results do not depend on
+ * the number of threads: every value is computed by the same code on the
+ * same inputs, and cross-instance state is folded by merge() before flush.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collector.h"
+#include "context.h"
+#include "feature/registry.h"
+#include "model/model.h"
+#include "options.h"
+
+#define ERR_LEN 512
+#define KEY_LEN 256
+
+typedef struct Feature {
+    const VqxFeatureExtractor *fex;
+    char *option_text;        /* backing store of string options */
+    char identity[KEY_LEN];
+    void **states;            /* instances */
+    bool *state_busy;
+    unsigned n_states;
+    unsigned *key_ids;        /* collector id of each fex->keys entry */
+    bool initialized;
+    bool failed;
+    char error[ERR_LEN];
+    /* temporal scheduling */
+    unsigned next_frame;
+    bool running;
+} Feature;
+
+typedef struct Frame {
+    VqxPicture ref, dis;
+    unsigned index;
+    unsigned pending;         /* tasks not finished */
+    bool in_use;
+} Frame;
+
+typedef struct Predictor {
+    VqxModel *model;
+    unsigned n_in, n_out;
+    unsigned *in_ids, *out_ids;
+    double *in_values, *out_values;
+    unsigned next_frame;
+    bool failed;
+} Predictor;
+
+typedef struct Task {
+    Feature *feature;
+    Frame *frame;
+} Task;
+
+struct VqxSink {
+    VqxContext *ctx;
+    Feature *feature;
+};
+
+struct VqxContext {
+    VqxSettings settings;
+    char error[ERR_LEN];
+    VqxCollector collector;
+
+    Feature *features;
+    unsigned n_features;
+    Predictor *predictors;
+    unsigned n_predictors;
+
+    bool started, flushed;
+    VqxFrameFormat format;
+    unsigned n_sent;
+
+    Frame *frames;            /* in-flight frames, a ring of max_inflight */
+    unsigned max_inflight;
+    unsigned n_inflight;
+
+    pthread_mutex_t lock;
+    pthread_cond_t work_cond; /* a task was queued, or shutdown */
+    pthread_cond_t done_cond; /* a task finished */
+    Task *queue;
+    unsigned q_head, q_len, q_cap;
+    pthread_t *workers;
+    unsigned n_workers;
+    bool shutdown;
+    unsigned frames_done;     /* every frame below this has no task left */
+};
+
+static int set_error(VqxContext *ctx, int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int set_error(VqxContext *ctx, int err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->error, sizeof(ctx->error), fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+static void notice(const VqxContext *ctx, const char *msg)
+{
+    if (ctx->settings.notice)
+        ctx->settings.notice(ctx->settings.notice_cookie, msg);
+    else
+        fprintf(stderr, "vqx: %s\n", msg);
+}
+
+const char *vqx_version(void)
+{
+    return VQX_VERSION;
+}
+
+void vqx_default_settings(VqxSettings *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->backend = VQX_BACKEND_CPU;
+}
+
+const char *vqx_last_error(const VqxContext *ctx)
+{
+    return ctx ? ctx->error : "no context";
+}
+
+/* ---- sink: what extractors call ---- */
+
+int vqx_emit(VqxSink *sink, unsigned key, unsigned frame, double value)
+{
+    return vqx_collector_put(&sink->ctx->collector, sink->feature->key_ids[key], frame, value);
+}
+
+int vqx_emit_aggregate(VqxSink *sink, const char *name, double value)
+{
+    return vqx_collector_set_aggregate(&sink->ctx->collector, name, value);
+}
+
+int vqx_fail(VqxSink *sink, int err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sink->feature->error, sizeof(sink->feature->error), fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+/* ---- features ---- */
+
+static void feature_free(Feature *f)
+{
+    for (unsigned i = 0; i < f->n_states; i++) {
+        if (f->states[i] && f->initialized && f->fex->close)
+            f->fex->close(f->states[i]);
+        free(f->states[i]);
+    }
+    free(f->states);
+    free(f->state_busy);
+    free(f->key_ids);
+    free(f->option_text);
+}
+
+int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
+                            const char *options, unsigned *index)
+{
+    if (ctx->started)
+        return set_error(ctx, -EINVAL, "features must be requested before the first picture");
+
+    char *text = strdup(options ? options : "");
+    void *probe = calloc(1, fex->state_size ? fex->state_size : 1);
+    if (!text || !probe) {
+        free(text);
+        free(probe);
+        return set_error(ctx, -ENOMEM, "out of memory");
+    }
+    int ret = vqx_options_apply(fex, probe, text, ctx->error, sizeof(ctx->error));
+    if (ret) {
+        free(text);
+        free(probe);
+        return ret;
+    }
+    char identity[KEY_LEN];
+    vqx_options_identity(fex, probe, identity, sizeof(identity));
+    for (unsigned i = 0; i < ctx->n_features; i++) {
+        if (!strcmp(ctx->features[i].identity, identity)) {
+            free(text);
+            free(probe);
+            *index = i;
+            return 0;
+        }
+    }
+
+    Feature *fs = realloc(ctx->features, (ctx->n_features + 1) * sizeof(*fs));
+    if (!fs) {
+        free(text);
+        free(probe);
+        return set_error(ctx, -ENOMEM, "out of memory");
+    }
+    ctx->features = fs;
+    Feature *f = &fs[ctx->n_features];
+    memset(f, 0, sizeof(*f));
+    f->fex = fex;
+    f->option_text = text;
+    snprintf(f->identity, sizeof(f->identity), "%s", identity);
+
+    unsigned n_keys = 0;
+    while (fex->keys[n_keys]) n_keys++;
+    f->n_states = (fex->flags & VQX_FEX_TEMPORAL) || ctx->n_workers < 2 ? 1 : ctx->n_workers;
+    f->key_ids = calloc(n_keys, sizeof(*f->key_ids));
+    f->states = calloc(f->n_states, sizeof(*f->states));
+    f->state_busy = calloc(f->n_states, sizeof(*f->state_busy));
+    if (!f->key_ids || !f->states || !f->state_busy) {
+        feature_free(f);
+        free(probe);
+        return set_error(ctx, -ENOMEM, "out of memory");
+    }
+    f->states[0] = probe;
+    ctx->n_features++;
+
+    /* Keys are registered now, in request order, so that the output order
+     * does not depend on which thread writes first. */
+    char suffix[KEY_LEN], name[2 * KEY_LEN];
+    vqx_options_key_suffix(fex, probe, suffix, sizeof(suffix));
+    for (unsigned k = 0; k < n_keys; k++) {
+        snprintf(name, sizeof(name), "%s%s", vqx_key_alias(fex->keys[k]), suffix);
+        ret = vqx_collector_key(&ctx->collector, name, &f->key_ids[k]);
+        if (ret) return set_error(ctx, ret, "out of memory");
+    }
+    *index = ctx->n_features - 1;
+    return 0;
+}
+
+int vqx_use_feature(VqxContext *ctx, const char *name, const char *options)
+{
+    if (!ctx || !name) return -EINVAL;
+    const VqxFeatureExtractor *fex = vqx_registry_find(name, VQX_BACKEND_CPU);
+    if (!fex) {
+        char names[1024];
+        vqx_registry_names(VQX_BACKEND_CPU, names, sizeof(names));
+        return set_error(ctx, -EINVAL, "unknown feature '%s' (features: %s)", name, names);
+    }
+    unsigned index;
+    return vqx_ctx_request_feature(ctx, fex, options, &index);
+}
+
+/* ---- models ---- */
+
+int vqx_use_model(VqxContext *ctx, const char *spec)
+{
+    if (!ctx || !spec) return -EINVAL;
+    if (ctx->started)
+        return set_error(ctx, -EINVAL, "models must be loaded before the first picture");
+
+    VqxModel *model = NULL;
+    int ret = vqx_model_load(&model, spec, ctx->error, sizeof(ctx->error));
+    if (ret) return ret;
+
+    Predictor *ps = realloc(ctx->predictors, (ctx->n_predictors + 1) * sizeof(*ps));
+    if (!ps) {
+        vqx_model_free(&model);
+        return set_error(ctx, -ENOMEM, "out of memory");
+    }
+    ctx->predictors = ps;
+    Predictor *p = &ps[ctx->n_predictors];
+    memset(p, 0, sizeof(*p));
+    p->model = model;
+    p->n_in = vqx_model_input_count(model);
+    p->n_out = vqx_model_output_count(model);
+    p->in_ids = calloc(p->n_in ? p->n_in : 1, sizeof(*p->in_ids));
+    p->in_values = calloc(p->n_in ? p->n_in : 1, sizeof(*p->in_values));
+    p->out_ids = calloc(p->n_out, sizeof(*p->out_ids));
+    p->out_values = calloc(p->n_out, sizeof(*p->out_values));
+    ctx->n_predictors++;
+    if (!p->in_ids || !p->in_values || !p->out_ids || !p->out_values)
+        return set_error(ctx, -ENOMEM, "out of memory");
+
+    for (unsigned i = 0; i < p->n_in; i++) {
+        const char *key = vqx_model_input_key(model, i);
+        const VqxFeatureExtractor *fex = vqx_registry_find_by_key(key, VQX_BACKEND_CPU);
+        if (!fex)
+            return set_error(ctx, -ENOTSUP, "model '%s' needs feature '%s', which no extractor provides yet",
+                             vqx_model_output_name(model, 0), key);
+        unsigned fi;
+        ret = vqx_ctx_request_feature(ctx, fex, vqx_model_input_options(model, i), &fi);
+        if (ret) return ret;
+        const Feature *f = &ctx->features[fi];
+        unsigned k = 0;
+        while (strcmp(fex->keys[k], key)) k++;
+        p->in_ids[i] = f->key_ids[k];
+    }
+    for (unsigned i = 0; i < p->n_out; i++) {
+        ret = vqx_collector_key(&ctx->collector, vqx_model_output_name(model, i), &p->out_ids[i]);
+        if (ret) return set_error(ctx, ret, "out of memory");
+    }
+    return 0;
+}
+
+/* Predict every frame whose inputs are all written, in order. Called with
+ * ctx->lock held. */
+static void run_predictions(VqxContext *ctx)
+{
+    for (unsigned pi = 0; pi < ctx->n_predictors; pi++) {
+        Predictor *p = &ctx->predictors[pi];
+        while (!p->failed && p->next_frame < ctx->n_sent) {
+            const unsigned n = p->next_frame;
+            const unsigned sub = ctx->settings.subsample;
+            if (sub > 1 && n % sub) {
+                p->next_frame++;
+                continue;
+            }
+            bool ready = true;
+            for (unsigned i = 0; i < p->n_in && ready; i++)
+                ready = vqx_collector_get(&ctx->collector, p->in_ids[i], n, &p->in_values[i]);
+            if (!ready) break;
+            int ret = vqx_model_predict(p->model, p->in_values, p->out_values);
+            if (ret) {
+                p->failed = true;
+                set_error(ctx, ret, "model '%s' failed at frame %u",
+                          vqx_model_output_name(p->model, 0), n);
+                break;
+            }
+            for (unsigned o = 0; o < p->n_out; o++)
+                vqx_collector_put(&ctx->collector, p->out_ids[o], n, p->out_values[o]);
+            p->next_frame++;
+        }
+    }
+}
+
+/* ---- pipeline ---- */
+
+static void push_task(VqxContext *ctx, Feature *f, Frame *fr)
+{
+    /* capacity is n_features * max_inflight: never full */
+    ctx->queue[(ctx->q_head + ctx->q_len) % ctx->q_cap] = (Task){ f, fr };
+    ctx->q_len++;
+    if (f->fex->flags & VQX_FEX_TEMPORAL) f->running = true;
+    pthread_cond_signal(&ctx->work_cond);
+}
+
+static Frame *inflight_frame(VqxContext *ctx, unsigned index)
+{
+    Frame *fr = &ctx->frames[index % ctx->max_inflight];
+    return fr->in_use && fr->index == index ? fr : NULL;
+}
+
+static bool frame_sampled(const VqxContext *ctx, unsigned index)
+{
+    return ctx->settings.subsample <= 1 || index % ctx->settings.subsample == 0;
+}
+
+static void retire_frames(VqxContext *ctx)
+{
+    while (ctx->frames_done < ctx->n_sent) {
+        Frame *fr = inflight_frame(ctx, ctx->frames_done);
+        if (!fr || fr->pending) break;
+        vqx_picture_free(&fr->ref);
+        vqx_picture_free(&fr->dis);
+        fr->in_use = false;
+        ctx->n_inflight--;
+        ctx->frames_done++;
+    }
+}
+
+/* Queue the next frame of a temporal feature if it has arrived. */
+static void advance_temporal(VqxContext *ctx, Feature *f)
+{
+    if (f->running) return;
+    Frame *fr = inflight_frame(ctx, f->next_frame);
+    if (fr) push_task(ctx, f, fr);
+}
+
+/* Runs one task; called with ctx->lock held, releases it while extracting. */
+static void run_task(VqxContext *ctx, Task t)
+{
+    Feature *f = t.feature;
+    Frame *fr = t.frame;
+    unsigned slot = 0;
+    while (f->state_busy[slot]) slot++;
+    f->state_busy[slot] = true;
+    const bool skip = f->failed;
+    pthread_mutex_unlock(&ctx->lock);
+
+    int ret = 0;
+    if (!skip) {
+        VqxSink sink = { ctx, f };
+        ret = f->fex->extract(f->states[slot], &fr->ref, &fr->dis, fr->index, &sink);
+    }
+
+    pthread_mutex_lock(&ctx->lock);
+    f->state_busy[slot] = false;
+    if (ret && !f->failed) {
+        f->failed = true;
+        char msg[ERR_LEN + 64];
+        snprintf(msg, sizeof(msg), "%s: frame %u: %s", f->fex->name, fr->index,
+                 f->error[0] ? f->error : strerror(-ret));
+        snprintf(f->error, sizeof(f->error), "%s", msg);
+    }
+    fr->pending--;
+    if (f->fex->flags & VQX_FEX_TEMPORAL) {
+        f->running = false;
+        f->next_frame++;
+        advance_temporal(ctx, f);
+    }
+    retire_frames(ctx);
+    run_predictions(ctx);
+    pthread_cond_broadcast(&ctx->done_cond);
+}
+
+static void *worker_main(void *arg)
+{
+    VqxContext *ctx = arg;
+    pthread_mutex_lock(&ctx->lock);
+    for (;;) {
+        while (!ctx->q_len && !ctx->shutdown)
+            pthread_cond_wait(&ctx->work_cond, &ctx->lock);
+        if (!ctx->q_len) break;
+        Task t = ctx->queue[ctx->q_head];
+        ctx->q_head = (ctx->q_head + 1) % ctx->q_cap;
+        ctx->q_len--;
+        run_task(ctx, t);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return NULL;
+}
+
+/* Without workers the caller runs the queue itself. */
+static void drain_inline(VqxContext *ctx)
+{
+    while (ctx->q_len) {
+        Task t = ctx->queue[ctx->q_head];
+        ctx->q_head = (ctx->q_head + 1) % ctx->q_cap;
+        ctx->q_len--;
+        run_task(ctx, t);
+    }
+}
+
+int vqx_open(VqxContext **out, const VqxSettings *s)
+{
+    if (!out) return -EINVAL;
+    VqxContext *ctx = calloc(1, sizeof(*ctx));
+    if (!ctx) return -ENOMEM;
+    if (s) ctx->settings = *s;
+    else vqx_default_settings(&ctx->settings);
+    int ret = vqx_collector_init(&ctx->collector);
+    if (ret) {
+        free(ctx);
+        return ret;
+    }
+    pthread_mutex_init(&ctx->lock, NULL);
+    pthread_cond_init(&ctx->work_cond, NULL);
+    pthread_cond_init(&ctx->done_cond, NULL);
+    *out = ctx;
+
+    if (ctx->settings.backend != VQX_BACKEND_CPU) {
+        set_error(ctx, -ENOTSUP, "backend not available in this build (backends: cpu)");
+        return -ENOTSUP;
+    }
+    ctx->n_workers = ctx->settings.n_threads;
+    ctx->max_inflight = ctx->n_workers ? 2 * ctx->n_workers + 2 : 1;
+    ctx->frames = calloc(ctx->max_inflight, sizeof(*ctx->frames));
+    if (!ctx->frames) return set_error(ctx, -ENOMEM, "out of memory");
+    if (ctx->n_workers) {
+        ctx->workers = calloc(ctx->n_workers, sizeof(*ctx->workers));
+        if (!ctx->workers) return set_error(ctx, -ENOMEM, "out of memory");
+        for (unsigned i = 0; i < ctx->n_workers; i++) {
+            ret = pthread_create(&ctx->workers[i], NULL, worker_main, ctx);
+            if (ret) {
+                ctx->n_workers = i;
+                return set_error(ctx, -ret, "cannot start worker thread: %s", strerror(ret));
+            }
+        }
+    }
+    return 0;
+}
+
+void vqx_close(VqxContext **pctx)
+{
+    if (!pctx || !*pctx) return;
+    VqxContext *ctx = *pctx;
+    pthread_mutex_lock(&ctx->lock);
+    ctx->shutdown = true;
+    pthread_cond_broadcast(&ctx->work_cond);
+    pthread_mutex_unlock(&ctx->lock);
+    for (unsigned i = 0; i < ctx->n_workers; i++)
+        pthread_join(ctx->workers[i], NULL);
+    free(ctx->workers);
+    for (unsigned i = 0; i < ctx->max_inflight; i++) {
+        vqx_picture_free(&ctx->frames[i].ref);
+        vqx_picture_free(&ctx->frames[i].dis);
+    }
+    free(ctx->frames);
+    free(ctx->queue);
+    for (unsigned i = 0; i < ctx->n_features; i++)
+        feature_free(&ctx->features[i]);
+    free(ctx->features);
+    for (unsigned i = 0; i < ctx->n_predictors; i++) {
+        Predictor *p = &ctx->predictors[i];
+        vqx_model_free(&p->model);
+        free(p->in_ids);
+        free(p->out_ids);
+        free(p->in_values);
+        free(p->out_values);
+    }
+    free(ctx->predictors);
+    vqx_collector_free(&ctx->collector);
+    pthread_cond_destroy(&ctx->work_cond);
+    pthread_cond_destroy(&ctx->done_cond);
+    pthread_mutex_destroy(&ctx->lock);
+    free(ctx);
+    *pctx = NULL;
+}
+
+static const char *layout_name(enum VqxPixelLayout l)
+{
+    static const char *const names[] = { "4:0:0", "4:2:0", "4:2:2", "4:4:4" };
+    return l <= VQX_PIX_444 ? names[l] : "unknown";
+}
+
+static int check_picture(VqxContext *ctx, const VqxPicture *p, const char *what)
+{
+    const VqxFrameFormat *f = &ctx->format;
+    if (!p->data[0] || p->layout != f->layout || p->bpc != f->bpc || p->w[0] != f->w || p->h[0] != f->h)
+        return set_error(ctx, -EINVAL,
+                         "frame %u: %s picture is %ux%u %s %u-bit, the stream is %ux%u %s %u-bit",
+                         ctx->n_sent, what, p->w[0], p->h[0], layout_name(p->layout), p->bpc,
+                         f->w, f->h, layout_name(f->layout), f->bpc);
+    return 0;
+}
+
+/* Create and initialise every instance once the geometry is known. A
+ * feature that refuses the input is dropped with a notice; the rest go on. */
+static int start(VqxContext *ctx, const VqxPicture *ref)
+{
+    ctx->format = (VqxFrameFormat){ ref->layout, ref->bpc, ref->w[0], ref->h[0] };
+    ctx->started = true;
+    ctx->q_cap = (ctx->n_features ? ctx->n_features : 1) * ctx->max_inflight;
+    ctx->queue = calloc(ctx->q_cap, sizeof(*ctx->queue));
+    if (!ctx->queue) return set_error(ctx, -ENOMEM, "out of memory");
+
+    for (unsigned i = 0; i < ctx->n_features; i++) {
+        Feature *f = &ctx->features[i];
+        int ret = 0;
+        if ((f->fex->flags & VQX_FEX_NEEDS_CHROMA) && ref->layout == VQX_PIX_400) {
+            ret = -EINVAL;
+            snprintf(f->error, sizeof(f->error), "%s: needs chroma planes, input is 4:0:0", f->fex->name);
+        }
+        /* Further instances start as copies of the first: options are plain
+         * values, strings point into option_text. */
+        for (unsigned s = 1; !ret && s < f->n_states; s++) {
+            f->states[s] = malloc(f->fex->state_size ? f->fex->state_size : 1);
+            if (!f->states[s]) ret = -ENOMEM;
+            else memcpy(f->states[s], f->states[0], f->fex->state_size);
+        }
+        if (ret == -ENOMEM) return set_error(ctx, ret, "out of memory");
+        f->initialized = true;
+        for (unsigned s = 0; !ret && s < f->n_states; s++) {
+            VqxSink sink = { ctx, f };
+            if (f->fex->init) ret = f->fex->init(f->states[s], &ctx->format, &sink);
+            if (ret && !f->error[0])
+                snprintf(f->error, sizeof(f->error), "%s: cannot handle %ux%u %s %u-bit input: %s",
+                         f->fex->name, ctx->format.w, ctx->format.h, layout_name(ctx->format.layout),
+                         ctx->format.bpc, strerror(-ret));
+        }
+        if (ret) {
+            f->failed = true;
+            notice(ctx, f->error);
+        }
+    }
+    return 0;
+}
+
+int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
+{
+    if (!ctx || !ref || !dis) return -EINVAL;
+    if (ctx->flushed) return set_error(ctx, -EINVAL, "pictures sent after the flush");
+    if (!ctx->started) {
+        ctx->format = (VqxFrameFormat){ ref->layout, ref->bpc, ref->w[0], ref->h[0] };
+        int ret = check_picture(ctx, dis, "distorted");
+        if (ret) return ret;
+        ret = start(ctx, ref);
+        if (ret) return ret;
+    } else {
+        int ret = check_picture(ctx, ref, "reference");
+        if (!ret) ret = check_picture(ctx, dis, "distorted");
+        if (ret) return ret;
+    }
+
+    pthread_mutex_lock(&ctx->lock);
+    while (ctx->n_inflight == ctx->max_inflight) {
+        if (ctx->n_workers) pthread_cond_wait(&ctx->done_cond, &ctx->lock);
+        else drain_inline(ctx);
+    }
+    const unsigned index = ctx->n_sent++;
+    Frame *fr = &ctx->frames[index % ctx->max_inflight];
+    fr->ref = *ref;
+    fr->dis = *dis;
+    memset(ref, 0, sizeof(*ref));
+    memset(dis, 0, sizeof(*dis));
+    fr->index = index;
+    fr->pending = 0;
+    fr->in_use = true;
+    ctx->n_inflight++;
+
+    for (unsigned i = 0; i < ctx->n_features; i++) {
+        Feature *f = &ctx->features[i];
+        /* A temporal feature sees every frame (a failed one skips them) and
+         * may still be busy with an earlier one: count it now so that the
+         * frame stays alive until it comes. */
+        if (f->fex->flags & VQX_FEX_TEMPORAL) {
+            fr->pending++;
+            advance_temporal(ctx, f);
+        } else if (!f->failed && frame_sampled(ctx, index)) {
+            fr->pending++;
+            push_task(ctx, f, fr);
+        }
+    }
+    retire_frames(ctx);
+    if (!ctx->n_workers) drain_inline(ctx);
+    pthread_mutex_unlock(&ctx->lock);
+    return 0;
+}
+
+int vqx_flush(VqxContext *ctx)
+{
+    if (!ctx) return -EINVAL;
+    if (ctx->flushed) return set_error(ctx, -EINVAL, "flushed twice");
+    pthread_mutex_lock(&ctx->lock);
+    while (ctx->frames_done < ctx->n_sent) {
+        if (ctx->n_workers) pthread_cond_wait(&ctx->done_cond, &ctx->lock);
+        else drain_inline(ctx);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    ctx->flushed = true;
+
+    int first_err = 0;
+    for (unsigned i = 0; i < ctx->n_features; i++) {
+        Feature *f = &ctx->features[i];
+        if (!f->initialized || f->failed) continue;
+        for (unsigned s = 1; s < f->n_states && f->fex->merge; s++)
+            f->fex->merge(f->states[0], f->states[s]);
+        if (f->fex->flush) {
+            VqxSink sink = { ctx, f };
+            int ret = f->fex->flush(f->states[0], &sink);
+            if (ret) {
+                f->failed = true;
+                if (!f->error[0]) snprintf(f->error, sizeof(f->error), "%s: %s", f->fex->name, strerror(-ret));
+            }
+        }
+    }
+    pthread_mutex_lock(&ctx->lock);
+    run_predictions(ctx);
+    pthread_mutex_unlock(&ctx->lock);
+
+    for (unsigned i = 0; i < ctx->n_features; i++) {
+        const Feature *f = &ctx->features[i];
+        if (f->failed && !first_err) {
+            first_err = -EINVAL;
+            set_error(ctx, first_err, "%s", f->error);
+        }
+    }
+    for (unsigned i = 0; i < ctx->n_predictors; i++) {
+        const Predictor *p = &ctx->predictors[i];
+        const unsigned want = ctx->n_sent;
+        if (!p->failed && p->next_frame < want && !first_err) {
+            first_err = -EINVAL;
+            set_error(ctx, first_err, "model '%s': frame %u lacks a feature it needs",
+                      vqx_model_output_name(p->model, 0), p->next_frame);
+        }
+        if (p->failed && !first_err) first_err = -EINVAL;
+    }
+    return first_err;
+}
+
+/* ---- results ---- */
+
+unsigned vqx_frame_count(const VqxContext *ctx)
+{
+    return ctx ? ctx->n_sent : 0;
+}
+
+unsigned vqx_key_count(const VqxContext *ctx)
+{
+    return ctx ? ctx->collector.n_keys : 0;
+}
+
+const char *vqx_key_name(const VqxContext *ctx, unsigned key)
+{
+    return ctx && key < ctx->collector.n_keys ? ctx->collector.keys[key].name : NULL;
+}
+
+int vqx_score_at(const VqxContext *ctx, const char *key, unsigned frame, double *value)
+{
+    if (!ctx || !key || !value) return -EINVAL;
+    const int id = vqx_collector_find(&ctx->collector, key);
+    if (id < 0) return id;
+    return vqx_collector_get((VqxCollector *)&ctx->collector, (unsigned)id, frame, value) ? 0 : -EAGAIN;
+}
+
+unsigned vqx_frames_complete(const VqxContext *ctx)
+{
+    if (!ctx) return 0;
+    VqxContext *c = (VqxContext *)ctx;
+    pthread_mutex_lock(&c->lock);
+    unsigned n = c->flushed ? c->n_sent : c->frames_done;
+    for (unsigned i = 0; i < c->n_predictors; i++)
+        if (c->predictors[i].next_frame < n) n = c->predictors[i].next_frame;
+    pthread_mutex_unlock(&c->lock);
+    return n;
+}
+
+int vqx_score_pooled(const VqxContext *ctx, const char *key, enum VqxPool method,
+                     unsigned first, unsigned last, double *value)
+{
+    if (!ctx || !key || !value) return -EINVAL;
+    const int id = vqx_collector_find(&ctx->collector, key);
+    if (id < 0) return id;
+    return vqx_collector_pool(&ctx->collector, (unsigned)id, method, first, last,
+                              ctx->settings.subsample, value);
+}
+
+const VqxCollector *vqx_ctx_collector(const VqxContext *ctx)
+{
+    return &ctx->collector;
+}
+
+unsigned vqx_ctx_subsample(const VqxContext *ctx)
+{
+    return ctx->settings.subsample;
+}
+
+const VqxFrameFormat *vqx_ctx_format(const VqxContext *ctx)
+{
+    return &ctx->format;
+}

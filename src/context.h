@@ -1,0 +1,15 @@
+/* What the rest of the library needs of a context beyond the public API. */
+#ifndef VQX_CONTEXT_H
+#define VQX_CONTEXT_H
+
+#include "collector.h"
+#include "feature/extractor.h"
+
+/* Add (or find) an instance of `fex` with `options`; `index` identifies it. */
+int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
+                            const char *options, unsigned *index);
+const VqxCollector *vqx_ctx_collector(const VqxContext *ctx);
+unsigned vqx_ctx_subsample(const VqxContext *ctx);
+const VqxFrameFormat *vqx_ctx_format(const VqxContext *ctx);
+
+#endif

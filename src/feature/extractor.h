@@ -1,0 +1,90 @@
+/*
+ * The feature extractor interface. An extractor is a table entry: the core
+ * parses and validates options, names keys, schedules frames over threads and
+ * pools results, so a metric file holds only its arithmetic.
+ */
+#ifndef VQX_FEATURE_EXTRACTOR_H
+#define VQX_FEATURE_EXTRACTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vqx/vqx.h"
+
+enum VqxOptionType {
+    VQX_OPT_BOOL,   /* bool */
+    VQX_OPT_INT,    /* int */
+    VQX_OPT_DOUBLE, /* double */
+    VQX_OPT_STRING, /* const char *, owned by the core; `choices` may restrict it */
+};
+
+enum VqxOptionFlag {
+    /* A non-default value is appended to the extractor's key names
+     * (libvmaf's VMAF_OPT_FLAG_FEATURE_PARAM). */
+    VQX_OPT_NAMES_KEY = 1 << 0,
+};
+
+typedef struct VqxOption {
+    const char *name;
+    const char *alias;   /* short name used in key suffixes and accepted on input */
+    const char *help;
+    enum VqxOptionType type;
+    size_t offset;       /* into the extractor's state */
+    union {
+        bool b;
+        int i;
+        double d;
+        const char *s;
+    } def;
+    double min, max;     /* INT and DOUBLE */
+    const char *const *choices; /* STRING: NULL-terminated accepted values */
+    unsigned flags;
+} VqxOption;
+
+enum VqxExtractorFlag {
+    /* Frames must be seen in order by a single instance (state carries
+     * from one frame to the next). */
+    VQX_FEX_TEMPORAL = 1 << 0,
+    /* Reads the chroma planes: refused on 4:0:0 input. */
+    VQX_FEX_NEEDS_CHROMA = 1 << 1,
+};
+
+typedef struct VqxFrameFormat {
+    enum VqxPixelLayout layout;
+    unsigned bpc;
+    unsigned w, h;
+} VqxFrameFormat;
+
+/* Where an extractor writes its results. `key` indexes the extractor's
+ * `keys` table; `frame` may be an earlier frame (temporal features). */
+typedef struct VqxSink VqxSink;
+int vqx_emit(VqxSink *sink, unsigned key, unsigned frame, double value);
+int vqx_emit_aggregate(VqxSink *sink, const char *name, double value);
+/* Sets the one-line reason for a failure; returns err for tail calls. */
+int vqx_fail(VqxSink *sink, int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+typedef struct VqxFeatureExtractor {
+    const char *name;
+    enum VqxBackend backend;
+    unsigned flags;
+    const char *const *keys;     /* NULL-terminated, libvmaf's internal names */
+    const VqxOption *options;    /* terminated by an entry with name NULL */
+    size_t state_size;           /* options live inside the state */
+
+    /* Called once per instance after the options are set. Allocates every
+     * buffer the extractor needs: extract must not allocate. May write a
+     * reason with vqx_fail. */
+    int (*init)(void *state, const VqxFrameFormat *fmt, VqxSink *sink);
+    int (*extract)(void *state, const VqxPicture *ref, const VqxPicture *dis,
+                   unsigned frame, VqxSink *sink);
+    /* Non-temporal extractors run as several instances; before the flush the
+     * core folds every instance into the first one with merge (optional). */
+    void (*merge)(void *into, const void *from);
+    /* End of stream: emit what depends on later frames or on all of them. */
+    int (*flush)(void *state, VqxSink *sink);
+    void (*close)(void *state);
+} VqxFeatureExtractor;
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * PSNR per plane from the integer sum of squared errors, as libvmaf's
+ * integer_psnr computes it: psnr = min(10 log10(peak^2 / max(mse, 1e-16)),
+ * cap), cap = 6 * bpc + 12 dB, or derived from min_sse when that is set.
+ */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "feature/extractor.h"
+#include "feature/psnr.h"
+
+typedef struct PsnrState {
+    bool enable_chroma;
+    bool enable_mse;
+    bool enable_apsnr;
+    bool reduced_hbd_peak;
+    double min_sse;
+
+    unsigned n_planes;
+    unsigned bpc;
+    uint32_t peak;
+    double psnr_max[3];
+    uint64_t total_sse[3];
+    uint64_t total_pixels[3];
+} PsnrState;
+
+enum { KEY_PSNR_Y, KEY_PSNR_CB, KEY_PSNR_CR, KEY_MSE_Y, KEY_MSE_CB, KEY_MSE_CR };
+
+static const char *const keys[] = {
+    "psnr_y", "psnr_cb", "psnr_cr", "mse_y", "mse_cb", "mse_cr", NULL
+};
+
+static const VqxOption options[] = {
+    { .name = "enable_chroma", .help = "also score the chroma planes",
+      .type = VQX_OPT_BOOL, .offset = offsetof(PsnrState, enable_chroma), .def.b = true },
+    { .name = "enable_mse", .help = "also write mse_y, mse_cb, mse_cr",
+      .type = VQX_OPT_BOOL, .offset = offsetof(PsnrState, enable_mse), .def.b = false },
+    { .name = "enable_apsnr", .help = "write the aggregate PSNR over all frames",
+      .type = VQX_OPT_BOOL, .offset = offsetof(PsnrState, enable_apsnr), .def.b = false },
+    { .name = "reduced_hbd_peak", .help = "use 255 << (bpc - 8) as peak for high bit depths",
+      .type = VQX_OPT_BOOL, .offset = offsetof(PsnrState, reduced_hbd_peak), .def.b = false },
+    { .name = "min_sse", .help = "smallest SSE assumed; sets the PSNR cap",
+      .type = VQX_OPT_DOUBLE, .offset = offsetof(PsnrState, min_sse), .def.d = 0.0,
+      .min = 0.0, .max = DBL_MAX },
+    { 0 }
+};
+
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    (void)sink;
+    PsnrState *s = priv;
+    s->bpc = fmt->bpc;
+    s->peak = s->reduced_hbd_peak ? 255u << (fmt->bpc - 8) : (1u << fmt->bpc) - 1;
+    s->n_planes = s->enable_chroma && fmt->layout != VQX_PIX_400 ? 3 : 1;
+
+    const unsigned ss_x = fmt->layout == VQX_PIX_420 || fmt->layout == VQX_PIX_422;
+    const unsigned ss_y = fmt->layout == VQX_PIX_420;
+    for (unsigned p = 0; p < 3; p++) {
+        if (s->min_sse != 0.0) {
+            const unsigned w = p ? (fmt->w + ss_x) >> ss_x : fmt->w;
+            const unsigned h = p ? (fmt->h + ss_y) >> ss_y : fmt->h;
+            const double mse = s->min_sse / ((double)w * h);
+            s->psnr_max[p] = ceil(10. * log10(s->peak * s->peak / mse));
+        } else {
+            s->psnr_max[p] = (6 * fmt->bpc) + 12;
+        }
+    }
+    return 0;
+}
+
+static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
+                   unsigned frame, VqxSink *sink)
+{
+    PsnrState *s = priv;
+    int err = 0;
+    for (unsigned p = 0; p < s->n_planes; p++) {
+        const uint64_t sse = (s->bpc == 8 ? vqx_plane_sse_8bpc : vqx_plane_sse_16bpc)(
+            ref->data[p], ref->stride[p], dis->data[p], dis->stride[p], ref->w[p], ref->h[p]);
+        const uint64_t n = (uint64_t)ref->w[p] * ref->h[p];
+        s->total_sse[p] += sse;
+        s->total_pixels[p] += n;
+
+        const double mse = (double)sse / n;
+        const double psnr = fmin(10. * log10(s->peak * s->peak / fmax(mse, 1e-16)), s->psnr_max[p]);
+        err |= vqx_emit(sink, KEY_PSNR_Y + p, frame, psnr);
+        if (s->enable_mse)
+            err |= vqx_emit(sink, KEY_MSE_Y + p, frame, mse);
+    }
+    return err;
+}
+
+static void merge(void *into, const void *from)
+{
+    PsnrState *a = into;
+    const PsnrState *b = from;
+    for (unsigned p = 0; p < 3; p++) {
+        a->total_sse[p] += b->total_sse[p];
+        a->total_pixels[p] += b->total_pixels[p];
+    }
+}
+
+static int flush(void *priv, VqxSink *sink)
+{
+    static const char *const names[3] = { "apsnr_y", "apsnr_cb", "apsnr_cr" };
+    PsnrState *s = priv;
+    if (!s->enable_apsnr) return 0;
+    int err = 0;
+    for (unsigned p = 0; p < s->n_planes; p++) {
+        const double apsnr = 10 * (log10(s->peak * s->peak) + log10(s->total_pixels[p]) -
+                                   log10(s->total_sse[p]));
+        const double max_apsnr = ceil(10 * log10(s->peak * s->peak * s->total_pixels[p] * 2));
+        err |= vqx_emit_aggregate(sink, names[p], fmin(apsnr, max_apsnr));
+    }
+    return err;
+}
+
+const VqxFeatureExtractor vqx_fex_psnr = {
+    .name = "psnr",
+    .backend = VQX_BACKEND_CPU,
+    .keys = keys,
+    .options = options,
+    .state_size = sizeof(PsnrState),
+    .init = init,
+    .extract = extract,
+    .merge = merge,
+    .flush = flush,
+};

@@ -1,0 +1,50 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "feature/registry.h"
+
+extern const VqxFeatureExtractor vqx_fex_psnr;
+
+static const VqxFeatureExtractor *const extractors[] = {
+    &vqx_fex_psnr,
+    NULL
+};
+
+const VqxFeatureExtractor *vqx_registry_at(unsigned i)
+{
+    return i < sizeof(extractors) / sizeof(extractors[0]) ? extractors[i] : NULL;
+}
+
+const VqxFeatureExtractor *vqx_registry_find(const char *name, enum VqxBackend backend)
+{
+    for (unsigned i = 0; extractors[i]; i++)
+        if (extractors[i]->backend == backend && !strcmp(extractors[i]->name, name))
+            return extractors[i];
+    return NULL;
+}
+
+const VqxFeatureExtractor *vqx_registry_find_by_key(const char *key, enum VqxBackend backend)
+{
+    for (unsigned i = 0; extractors[i]; i++) {
+        if (extractors[i]->backend != backend) continue;
+        for (const char *const *k = extractors[i]->keys; *k; k++)
+            if (!strcmp(*k, key))
+                return extractors[i];
+    }
+    return NULL;
+}
+
+void vqx_registry_names(enum VqxBackend backend, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (unsigned i = 0; extractors[i] && n < len; i++)
+        if (extractors[i]->backend == backend)
+            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", extractors[i]->name);
+}
+
+const char *vqx_feature_name(unsigned i)
+{
+    const VqxFeatureExtractor *f = vqx_registry_at(i);
+    return f ? f->name : NULL;
+}

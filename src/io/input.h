@@ -1,0 +1,39 @@
+/*
+ * Video input for the CLI and the tests: y4m (detected from its header) and
+ * raw planar yuv (geometry given by the caller). Not part of the public API.
+ */
+#ifndef VQX_IO_INPUT_H
+#define VQX_IO_INPUT_H
+
+#include <stdio.h>
+
+#include "vqx/vqx.h"
+
+typedef struct VqxInput VqxInput;
+
+typedef struct VqxRawFormat {
+    unsigned w, h, bpc;
+    enum VqxPixelLayout layout;
+} VqxRawFormat;
+
+/* Open `path`. A file that starts with "YUV4MPEG2 " is read as y4m (`raw`
+ * is ignored); anything else needs `raw` (NULL: an error saying so). Every
+ * failure writes one line naming the file and the problem to `err`.
+ * Returns 0 or a negative errno value. */
+int vqx_input_open(VqxInput **in, const char *path, const VqxRawFormat *raw,
+                   char *err, size_t err_len);
+void vqx_input_close(VqxInput **in);
+
+/* The stream's format (known after open). */
+const VqxRawFormat *vqx_input_format(const VqxInput *in);
+
+/* Read the next frame into a freshly allocated picture (vqx_picture_alloc).
+ * Returns 1 when a frame was read, 0 at a clean end of stream, and a negative
+ * errno value with a message (naming the file and the frame number) for a
+ * truncated frame, a bad frame header or a read error. */
+int vqx_input_read(VqxInput *in, VqxPicture *pic, char *err, size_t err_len);
+
+/* Skip n frames (same return convention as read, 1 when all were skipped). */
+int vqx_input_skip(VqxInput *in, unsigned n, char *err, size_t err_len);
+
+#endif
