@@ -688,6 +688,16 @@ unsigned vqx_frame_count(const VqxContext *ctx)
     return ctx ? ctx->n_sent : 0;
 }
 
+unsigned vqx_model_count(const VqxContext *ctx)
+{
+    return ctx ? ctx->n_predictors : 0;
+}
+
+const char *vqx_model_key(const VqxContext *ctx, unsigned model)
+{
+    return ctx && model < ctx->n_predictors ? vqx_model_output_name(ctx->predictors[model].model, 0) : NULL;
+}
+
 unsigned vqx_key_count(const VqxContext *ctx)
 {
     return ctx ? ctx->collector.n_keys : 0;

@@ -88,6 +88,10 @@ VQX_API int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
  * of the other features stay readable). */
 VQX_API int vqx_flush(VqxContext *ctx);
 
+/* Models loaded, and the key of each model's score. */
+VQX_API unsigned vqx_model_count(const VqxContext *ctx);
+VQX_API const char *vqx_model_key(const VqxContext *ctx, unsigned model);
+
 /* Results. Keys are named as libvmaf's output names them. */
 VQX_API unsigned vqx_frame_count(const VqxContext *ctx);
 VQX_API unsigned vqx_key_count(const VqxContext *ctx);
@@ -118,9 +122,14 @@ enum VqxOutputFormat {
     VQX_OUTPUT_SUB,
 };
 
+/* Number formats: libvmaf's (%.6f, or %.16f for values with more than six
+ * leading fractional zeros), every double exactly (%.17g), or N decimals. */
+#define VQX_PRECISION_LIBVMAF (-1)
+#define VQX_PRECISION_MAX (-2)
+
 typedef struct VqxOutputSettings {
     enum VqxOutputFormat format;
-    int precision;   /* decimals as libvmaf (6, more for tiny values); -1: round-trip */
+    int precision;   /* VQX_PRECISION_LIBVMAF, VQX_PRECISION_MAX or 0..17 */
     double fps;      /* frames per wall-clock second, written as fyi */
 } VqxOutputSettings;
 

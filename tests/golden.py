@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Compare vqx with libvmaf's golden per-frame values, exactly.
+
+For every clip pair in ../shared/golden, run the vqx CLI with the features
+(or models) of one golden run, at full precision, with each thread count
+asked for, and compare every per-frame value of the requested keys with the
+golden double (==, NaN equal to NaN). The clips are unpacked once into a
+cache folder and checked against the manifest's sha256.
+
+Exit 0 when every value is equal, 1 on any difference, 77 (meson's skip)
+when ../shared is absent.
+"""
+import argparse
+import hashlib
+import json
+import lzma
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def unpack(shared, cache, name, sha256):
+    os.makedirs(cache, exist_ok=True)
+    dst = os.path.join(cache, name)
+    if os.path.exists(dst):
+        return dst
+    src = os.path.join(shared, "data", name + ".xz")
+    h = hashlib.sha256()
+    fd, tmp = tempfile.mkstemp(dir=cache)
+    with os.fdopen(fd, "wb") as out, lzma.open(src) as inp:
+        while True:
+            block = inp.read(1 << 20)
+            if not block:
+                break
+            h.update(block)
+            out.write(block)
+    if h.hexdigest() != sha256:
+        os.unlink(tmp)
+        raise SystemExit(f"{name}: sha256 mismatch after unpacking")
+    os.replace(tmp, dst)
+    return dst
+
+
+def raw_args(pair):
+    depth = pair["bitdepth"]
+    return ["-w", str(pair["width"]), "-h", str(pair["height"]),
+            "-p", pair["pixfmt"], "-b", str(depth)]
+
+
+def same(got, want):
+    """got: from vqx's JSON, where a non-finite value is null."""
+    if got is None:
+        return want is not None and not math.isfinite(want)
+    if math.isnan(got) and math.isnan(want):
+        return True
+    return got == want
+
+
+def golden_value(v):
+    return float(v) if isinstance(v, str) else v
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--vqx", required=True)
+    ap.add_argument("--shared", required=True)
+    ap.add_argument("--cache", required=True)
+    ap.add_argument("--run", required=True, help="golden run: v061_all, models or options")
+    ap.add_argument("--feature", action="append", default=[],
+                    help="feature name of the run to compute (its golden options are used)")
+    ap.add_argument("--model", action="append", default=[],
+                    help="model of the run to compute (its golden spec is used)")
+    ap.add_argument("--keys", required=True,
+                    help="comma-separated keys that must be present and equal")
+    ap.add_argument("--aggregate", default="", help="comma-separated aggregate keys to compare")
+    ap.add_argument("--threads", default="0,2")
+    ap.add_argument("--pairs", default="", help="comma-separated pair ids (default: all)")
+    args = ap.parse_args()
+
+    manifest_path = os.path.join(args.shared, "golden", "MANIFEST.json")
+    if not os.path.exists(manifest_path):
+        print(f"SKIP: {args.shared} not found: golden comparison not run")
+        return 77
+    manifest = json.load(open(manifest_path))
+    keys = [k for k in args.keys.split(",") if k]
+    aggregates = [k for k in args.aggregate.split(",") if k]
+    wanted_pairs = [p for p in args.pairs.split(",") if p]
+
+    checked = failed = 0
+    for pair in manifest["pairs"]:
+        if wanted_pairs and pair["id"] not in wanted_pairs:
+            continue
+        golden = json.load(open(os.path.join(args.shared, "golden", pair["golden"])))
+        run = next(r for r in golden["runs"] if r["name"] == args.run)
+        skipped = " ".join(s.get("item", "") for s in manifest.get("skipped", [])
+                           if s["pair"] == pair["id"] and s["run"] == args.run)
+        cmd = [args.vqx]
+        features = []
+        for spec in run["features"]:
+            name = spec.split("=", 1)[0]
+            if name in args.feature and f"feature {name}" not in skipped:
+                features.append(spec)
+        for spec in features:
+            cmd += ["--feature", spec]
+        models = []
+        for spec in run["models"]:
+            version = dict(kv.split("=", 1) for kv in spec.split(":") if "=" in kv).get("version")
+            if version in args.model and f"model {version}" not in skipped:
+                models.append(spec)
+        for spec in models:
+            cmd += ["-m", spec]
+        if not models:
+            cmd.append("-n")
+        if not features and not models:
+            print(f"{pair['id']}: upstream refused every requested item, nothing to compare")
+            continue
+
+        sha = pair["sha256"]
+        ref = unpack(args.shared, args.cache, pair["ref"], sha[pair["ref"]])
+        dis = unpack(args.shared, args.cache, pair["dis"], sha[pair["dis"]])
+        cmd += ["-r", ref, "-d", dis] + raw_args(pair)
+        for threads in args.threads.split(","):
+            with tempfile.NamedTemporaryFile(suffix=".json") as out:
+                full = cmd + ["--threads", threads, "--json", "--precision", "max",
+                              "-o", out.name, "-q"]
+                proc = subprocess.run(full, capture_output=True, text=True)
+                if proc.returncode != 0:
+                    print(f"FAIL {pair['id']} threads={threads}: exit {proc.returncode}: "
+                          f"{proc.stderr.strip()}\n  {' '.join(full)}")
+                    failed += 1
+                    continue
+                result = json.load(open(out.name))
+            frames = result["frames"]
+            for key in keys:
+                if key not in run["per_frame"]:
+                    continue  # upstream refused the feature for this pair
+                want = run["per_frame"][key]
+                got = [f["metrics"].get(key) for f in frames]
+                if len(got) != len(want):
+                    print(f"FAIL {pair['id']} {key}: {len(got)} frames, golden has {len(want)}")
+                    failed += 1
+                    continue
+                for i, (g, w) in enumerate(zip(got, want)):
+                    checked += 1
+                    if not same(g, golden_value(w)):
+                        failed += 1
+                        print(f"FAIL {pair['id']} threads={threads} {key}[{i}]: "
+                              f"vqx {g!r} golden {w!r}")
+            for key in aggregates:
+                want = run.get("aggregate", {}).get(key)
+                got = result["aggregate_metrics"].get(key)
+                checked += 1
+                if want is None or not same(got, golden_value(want)):
+                    failed += 1
+                    print(f"FAIL {pair['id']} threads={threads} aggregate {key}: "
+                          f"vqx {got!r} golden {want!r}")
+    print(f"{checked - failed} passed, {failed} failed")
+    if checked == 0:
+        print("no value compared")
+        return 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

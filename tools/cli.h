@@ -1,0 +1,55 @@
+/* Command line of the vqx tool: libvmaf's `vmaf` flags plus vqx's own. */
+#ifndef VQX_TOOLS_CLI_H
+#define VQX_TOOLS_CLI_H
+
+#include <stdbool.h>
+
+#include "io/input.h"
+#include "vqx/vqx.h"
+
+/* Exit codes, one per class of failure. */
+enum {
+    EXIT_OK = 0,
+    EXIT_METRIC = 1,    /* a feature or model failed; the others were written */
+    EXIT_USAGE = 2,     /* bad flag, option, feature, model or backend */
+    EXIT_INPUT = 3,     /* an input cannot be opened or does not match */
+    EXIT_TRUNCATED = 4, /* an input ended inside a frame or could not be read;
+                           the complete frames were scored and written */
+    EXIT_OUTPUT = 5,    /* the output file cannot be written */
+};
+
+#define CLI_MAX_ITEMS 64
+
+typedef struct CliFeature {
+    const char *name;
+    const char *options; /* "k=v:k=v" or NULL */
+} CliFeature;
+
+typedef struct CliSettings {
+    const char *ref_path, *dis_path;
+    VqxRawFormat raw;
+    bool raw_given;          /* every one of -w -h -p -b given */
+    const char *models[CLI_MAX_ITEMS];
+    unsigned n_models;
+    CliFeature features[CLI_MAX_ITEMS];
+    unsigned n_features;
+    const char *output_path;
+    enum VqxOutputFormat output_format;
+    int precision;
+    unsigned threads;
+    unsigned subsample;
+    unsigned frame_cnt;
+    unsigned frame_skip_ref, frame_skip_dist;
+    bool no_prediction;
+    bool quiet;
+    enum VqxBackend backend;
+    char *owned[2 * CLI_MAX_ITEMS]; /* strings parse_cli allocated */
+    unsigned n_owned;
+} CliSettings;
+
+/* Parse argv. Returns -1 to go on, otherwise the exit code to leave with
+ * (--help and --version exit 0; errors print one line and the usage hint). */
+int parse_cli(CliSettings *s, int argc, char *const *argv);
+void free_cli(CliSettings *s);
+
+#endif

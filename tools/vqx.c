@@ -1,0 +1,220 @@
+/* vqx: score a distorted video against its reference. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "io/input.h"
+#include "vqx/vqx.h"
+
+#define MSG_LEN 512
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static const char *layout_name(enum VqxPixelLayout l)
+{
+    static const char *const names[] = { "4:0:0", "4:2:0", "4:2:2", "4:4:4" };
+    return names[l];
+}
+
+/* Both inputs must have one geometry, layout and bit depth. */
+static int check_inputs(const CliSettings *s, const VqxRawFormat *a, const VqxRawFormat *b)
+{
+    if (a->w == b->w && a->h == b->h && a->layout == b->layout && a->bpc == b->bpc)
+        return 0;
+    fprintf(stderr, "vqx: inputs differ: %s is %ux%u %s %u-bit, %s is %ux%u %s %u-bit\n",
+            s->ref_path, a->w, a->h, layout_name(a->layout), a->bpc,
+            s->dis_path, b->w, b->h, layout_name(b->layout), b->bpc);
+    return EXIT_INPUT;
+}
+
+static int configure(VqxContext *ctx, const CliSettings *s)
+{
+    for (unsigned i = 0; i < s->n_features; i++) {
+        if (vqx_use_feature(ctx, s->features[i].name, s->features[i].options)) {
+            fprintf(stderr, "vqx: %s\n", vqx_last_error(ctx));
+            return EXIT_USAGE;
+        }
+    }
+    if (s->no_prediction) return EXIT_OK;
+    const unsigned n_models = s->n_models;
+    for (unsigned i = 0; i < (n_models ? n_models : 1); i++) {
+        const char *spec = n_models ? s->models[i] : "version=vmaf_v0.6.1";
+        if (vqx_use_model(ctx, spec)) {
+            fprintf(stderr, "vqx: %s\n", vqx_last_error(ctx));
+            return EXIT_USAGE;
+        }
+    }
+    return EXIT_OK;
+}
+
+static int skip_frames(VqxInput *in, unsigned n, const char *path)
+{
+    char msg[MSG_LEN];
+    const int ret = vqx_input_skip(in, n, msg, sizeof(msg));
+    if (ret < 0) {
+        fprintf(stderr, "vqx: %s\n", msg);
+        return EXIT_TRUNCATED;
+    }
+    if (ret == 0) {
+        fprintf(stderr, "vqx: %s has fewer than %u frames to skip\n", path, n);
+        return EXIT_INPUT;
+    }
+    return EXIT_OK;
+}
+
+static void progress(unsigned frames, double t0)
+{
+    const double dt = now_seconds() - t0;
+    fprintf(stderr, "\r%u frame%s %.2f fps\033[K", frames, frames == 1 ? "" : "s",
+            dt > 0 ? frames / dt : 0.);
+    fflush(stderr);
+}
+
+/* Read pairs until either input ends; returns the exit code of the reading. */
+static int score_frames(VqxContext *ctx, const CliSettings *s, VqxInput *ref, VqxInput *dis,
+                        unsigned *n_frames, bool show_progress, double t0)
+{
+    char msg[MSG_LEN];
+    int code = EXIT_OK;
+    unsigned n = 0;
+    while (!s->frame_cnt || n < s->frame_cnt) {
+        VqxPicture pr, pd;
+        const int rr = vqx_input_read(ref, &pr, msg, sizeof(msg));
+        if (rr < 0) {
+            fprintf(stderr, "%svqx: %s\n", show_progress ? "\n" : "", msg);
+            code = EXIT_TRUNCATED;
+            break;
+        }
+        const int rd = vqx_input_read(dis, &pd, msg, sizeof(msg));
+        if (rd < 0) {
+            fprintf(stderr, "%svqx: %s\n", show_progress ? "\n" : "", msg);
+            if (rr > 0) vqx_picture_free(&pr);
+            code = EXIT_TRUNCATED;
+            break;
+        }
+        if (rr == 0 || rd == 0) {
+            if (rr != rd && !s->quiet)
+                fprintf(stderr, "%svqx: %s ended before %s; scored %u frames\n",
+                        show_progress ? "\n" : "", rr ? s->dis_path : s->ref_path,
+                        rr ? s->ref_path : s->dis_path, n);
+            if (rr > 0) vqx_picture_free(&pr);
+            if (rd > 0) vqx_picture_free(&pd);
+            break;
+        }
+        if (vqx_send_pictures(ctx, &pr, &pd)) {
+            fprintf(stderr, "%svqx: %s\n", show_progress ? "\n" : "", vqx_last_error(ctx));
+            vqx_picture_free(&pr);
+            vqx_picture_free(&pd);
+            code = EXIT_INPUT;
+            break;
+        }
+        n++;
+        if (show_progress) progress(n, t0);
+    }
+    if (show_progress) fprintf(stderr, "\n");
+    *n_frames = n;
+    return code;
+}
+
+static int write_results(VqxContext *ctx, const CliSettings *s, double fps)
+{
+    FILE *f = !strcmp(s->output_path, "-") ? stdout : fopen(s->output_path, "w");
+    if (!f) {
+        fprintf(stderr, "vqx: cannot write %s: %s\n", s->output_path, strerror(errno));
+        return EXIT_OUTPUT;
+    }
+    const VqxOutputSettings os = { .format = s->output_format, .precision = s->precision, .fps = fps };
+    int ret = vqx_write_output(ctx, f, &os);
+    if (f != stdout && fclose(f)) ret = -errno;
+    if (ret) {
+        fprintf(stderr, "vqx: cannot write %s: %s\n", s->output_path, strerror(-ret));
+        return EXIT_OUTPUT;
+    }
+    return EXIT_OK;
+}
+
+/* The pooled mean of each model, as libvmaf's tool prints it. */
+static void print_summary(const VqxContext *ctx, unsigned n_frames)
+{
+    for (unsigned m = 0; n_frames && m < vqx_model_count(ctx); m++) {
+        const char *key = vqx_model_key(ctx, m);
+        double v;
+        if (!vqx_score_pooled(ctx, key, VQX_POOL_MEAN, 0, n_frames - 1, &v))
+            fprintf(stderr, "%s: %f\n", key, v);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    CliSettings s;
+    int code = parse_cli(&s, argc, argv);
+    if (code >= 0) return code;
+
+    char msg[MSG_LEN];
+    VqxInput *ref = NULL, *dis = NULL;
+    VqxContext *ctx = NULL;
+    const VqxRawFormat *raw = s.raw_given ? &s.raw : NULL;
+
+    if (vqx_input_open(&ref, s.ref_path, raw, msg, sizeof(msg)) ||
+        vqx_input_open(&dis, s.dis_path, raw, msg, sizeof(msg))) {
+        fprintf(stderr, "vqx: %s\n", msg);
+        code = EXIT_INPUT;
+        goto out;
+    }
+    code = check_inputs(&s, vqx_input_format(ref), vqx_input_format(dis));
+    if (code) goto out;
+
+    VqxSettings vs;
+    vqx_default_settings(&vs);
+    vs.n_threads = s.threads;
+    vs.subsample = s.subsample;
+    vs.backend = s.backend;
+    if (vqx_open(&ctx, &vs)) {
+        fprintf(stderr, "vqx: %s\n", ctx ? vqx_last_error(ctx) : "out of memory");
+        code = EXIT_USAGE;
+        goto out;
+    }
+    code = configure(ctx, &s);
+    if (code) goto out;
+
+    if (s.frame_skip_ref && (code = skip_frames(ref, s.frame_skip_ref, s.ref_path))) goto out;
+    if (s.frame_skip_dist && (code = skip_frames(dis, s.frame_skip_dist, s.dis_path))) goto out;
+
+    const bool show_progress = !s.quiet && isatty(STDERR_FILENO);
+    const double t0 = now_seconds();
+    unsigned n_frames = 0;
+    code = score_frames(ctx, &s, ref, dis, &n_frames, show_progress, t0);
+
+    if (vqx_flush(ctx)) {
+        fprintf(stderr, "vqx: %s\n", vqx_last_error(ctx));
+        if (!code) code = EXIT_METRIC;
+    }
+    const double elapsed = now_seconds() - t0;
+    const double fps = elapsed > 0 ? n_frames / elapsed : 0.;
+
+    if (!n_frames && !code) {
+        fprintf(stderr, "vqx: no frame to score\n");
+        code = EXIT_INPUT;
+    }
+    if (s.output_path) {
+        const int out_code = write_results(ctx, &s, fps);
+        if (!code) code = out_code;
+    }
+    if (!s.quiet) print_summary(ctx, n_frames);
+
+out:
+    vqx_close(&ctx);
+    vqx_input_close(&ref);
+    vqx_input_close(&dis);
+    free_cli(&s);
+    return code;
+}
