@@ -403,7 +403,8 @@ static void run_task(VqxContext *ctx, Task t)
         char msg[ERR_LEN + 64];
         snprintf(msg, sizeof(msg), "%s: frame %u: %s", f->fex->name, fr->index,
                  f->error[0] ? f->error : strerror(-ret));
-        snprintf(f->error, sizeof(f->error), "%s", msg);
+        memcpy(f->error, msg, sizeof(f->error) - 1); /* may truncate */
+        f->error[sizeof(f->error) - 1] = 0;
     }
     fr->pending--;
     if (f->fex->flags & VQX_FEX_TEMPORAL) {

@@ -76,7 +76,8 @@ def main():
                     help="comma-separated keys that must be present and equal")
     ap.add_argument("--aggregate", default="", help="comma-separated aggregate keys to compare")
     ap.add_argument("--threads", default="0,2")
-    ap.add_argument("--pairs", default="", help="comma-separated pair ids (default: all)")
+    ap.add_argument("--pairs", default=os.environ.get("VQX_GOLDEN_PAIRS", ""),
+                    help="comma-separated pair ids (default: all, or $VQX_GOLDEN_PAIRS)")
     args = ap.parse_args()
 
     manifest_path = os.path.join(args.shared, "golden", "MANIFEST.json")
