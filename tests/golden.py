@@ -72,6 +72,8 @@ def main():
                     help="feature name of the run to compute (its golden options are used)")
     ap.add_argument("--model", action="append", default=[],
                     help="model of the run to compute (its golden spec is used)")
+    ap.add_argument("--extra-feature", action="append", default=[],
+                    help="feature spec (name=k=v:k=v) to compute whatever the run lists")
     ap.add_argument("--keys", required=True,
                     help="comma-separated keys that must be present and equal")
     ap.add_argument("--aggregate", default="", help="comma-separated aggregate keys to compare")
@@ -103,6 +105,7 @@ def main():
             name = spec.split("=", 1)[0]
             if name in args.feature and f"feature {name}" not in skipped:
                 features.append(spec)
+        features += args.extra_feature
         for spec in features:
             cmd += ["--feature", spec]
         models = []

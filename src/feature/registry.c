@@ -4,9 +4,19 @@
 #include "feature/registry.h"
 
 extern const VqxFeatureExtractor vqx_fex_psnr;
+extern const VqxFeatureExtractor vqx_fex_motion;
+extern const VqxFeatureExtractor vqx_fex_float_motion;
+extern const VqxFeatureExtractor vqx_fex_float_psnr;
+extern const VqxFeatureExtractor vqx_fex_float_ansnr;
+extern const VqxFeatureExtractor vqx_fex_float_moment;
 
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
+    &vqx_fex_motion,
+    &vqx_fex_float_motion,
+    &vqx_fex_float_psnr,
+    &vqx_fex_float_ansnr,
+    &vqx_fex_float_moment,
     NULL
 };
 
