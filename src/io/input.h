@@ -22,6 +22,11 @@ typedef struct VqxRawFormat {
  * Returns 0 or a negative errno value. */
 int vqx_input_open(VqxInput **in, const char *path, const VqxRawFormat *raw,
                    char *err, size_t err_len);
+/* The same on a stream already open (stdin, fmemopen), read from its
+ * current position; `name` is used in messages. The input owns `f` from
+ * this call on, failure included: vqx_input_close closes it. */
+int vqx_input_open_stream(VqxInput **in, FILE *f, const char *name,
+                          const VqxRawFormat *raw, char *err, size_t err_len);
 void vqx_input_close(VqxInput **in);
 
 /* The stream's format (known after open). */
@@ -30,7 +35,10 @@ const VqxRawFormat *vqx_input_format(const VqxInput *in);
 /* Read the next frame into a freshly allocated picture (vqx_picture_alloc).
  * Returns 1 when a frame was read, 0 at a clean end of stream, and a negative
  * errno value with a message (naming the file and the frame number) for a
- * truncated frame, a bad frame header or a read error. */
+ * truncated frame, a bad frame header or a read error. Frames are numbered
+ * from 0. Errors: -ENODATA truncated frame, -EINVAL bad frame header,
+ * -ERANGE a sample above the bit depth's maximum, -EIO read error, -ENOMEM.
+ * On any return but 1, `pic` holds no allocation. */
 int vqx_input_read(VqxInput *in, VqxPicture *pic, char *err, size_t err_len);
 
 /* Skip n frames (same return convention as read, 1 when all were skipped). */
