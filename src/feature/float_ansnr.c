@@ -55,8 +55,6 @@ static inline int mirror(int i, int n)
 static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 {
     FloatAnsnrState *s = priv;
-    const int err = vqx_motion_float_check_bpc(fmt->bpc, "float_ansnr", sink);
-    if (err) return err;
     if (fmt->w < 3 || fmt->h < 3)
         return vqx_fail(sink, -EINVAL, "float_ansnr: frames must be at least 3x3, not %ux%u",
                         fmt->w, fmt->h);

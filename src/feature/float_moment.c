@@ -21,9 +21,8 @@ static const char *const keys[] = {
 
 static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 {
+    (void)sink;
     FloatMomentState *s = priv;
-    const int err = vqx_motion_float_check_bpc(fmt->bpc, "float_moment", sink);
-    if (err) return err;
     s->ref_row = malloc(sizeof(float) * fmt->w);
     s->dis_row = malloc(sizeof(float) * fmt->w);
     return s->ref_row && s->dis_row ? 0 : -ENOMEM;
@@ -48,7 +47,7 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     }
     int err = 0;
     for (unsigned k = 0; k < 4; k++)
-        err |= vqx_emit(sink, k, frame, sum[k] / (w * h));
+        err |= vqx_emit(sink, k, frame, sum[k] / ((double)w * h));
     return err;
 }
 

@@ -197,14 +197,12 @@ static float mean_abs_diff(const float *a, const float *b, int w, int h, ptrdiff
             line += fabsf(ra[x] - rb[x]);
         total += line;
     }
-    return total / (float)(w * h);
+    return total / (float)((int64_t)w * h);
 }
 
 static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 {
     FloatMotionState *s = priv;
-    int err = vqx_motion_float_check_bpc(fmt->bpc, "float_motion", sink);
-    if (err) return err;
     if (s->add_uv && fmt->layout == VQX_PIX_400)
         return vqx_fail(sink, -EINVAL, "float_motion: motion_add_uv needs chroma planes, input is 4:0:0");
 

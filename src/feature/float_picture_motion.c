@@ -1,25 +1,12 @@
-#include <errno.h>
 #include <stdint.h>
 
 #include "feature/float_picture_motion.h"
 
-/* 1 / the divisor libvmaf's picture_copy.c uses for each depth. */
+/* libvmaf divides by 4, 16 or 256 (10, 12 and 16 bits): multiplying by the
+ * reciprocal of a power of two gives the same float. */
 static float inverse_scale(unsigned bpc)
 {
-    switch (bpc) {
-    case 8: return 1.0f;
-    case 10: return 1.0f / 4.0f;
-    case 12: return 1.0f / 16.0f;
-    case 16: return 1.0f / 256.0f;
-    default: return 0.0f;
-    }
-}
-
-int vqx_motion_float_check_bpc(unsigned bpc, const char *feature, VqxSink *sink)
-{
-    if (inverse_scale(bpc) != 0.0f) return 0;
-    return vqx_fail(sink, -EINVAL, "%s: %u-bit input is not supported (8, 10, 12 or 16 bits)",
-                    feature, bpc);
+    return 1.0f / (float)(1u << (bpc - 8));
 }
 
 void vqx_motion_float_rows(float *dst, ptrdiff_t dst_stride, const VqxPicture *pic,

@@ -13,8 +13,6 @@ void BF(vqx_motion_float_plane)(float *dst, ptrdiff_t dst_stride,
         for (unsigned x = 0; x < w; x++)
             d[x] = (float)s[x] + offset;
 #else
-        /* libvmaf divides by a power of two: multiplying by its inverse
-         * gives the same float. */
         for (unsigned x = 0; x < w; x++)
             d[x] = (float)s[x] * inv_scale + offset;
 #endif

@@ -19,9 +19,8 @@ static const char *const keys[] = { "float_psnr", NULL };
 
 static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 {
+    (void)sink;
     FloatPsnrState *s = priv;
-    const int err = vqx_motion_float_check_bpc(fmt->bpc, "float_psnr", sink);
-    if (err) return err;
     s->peak = vqx_motion_float_peak(fmt->bpc);
     s->psnr_max = 6.0 * fmt->bpc + 12.0;
     s->ref_row = malloc(sizeof(float) * fmt->w);
@@ -43,7 +42,7 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
             noise += diff * diff;
         }
     }
-    noise /= w * h;
+    noise /= (double)w * h;
     const double psnr = 10 * log10(s->peak * s->peak / (noise > 1e-10 ? noise : 1e-10));
     return vqx_emit(sink, 0, frame, psnr < s->psnr_max ? psnr : s->psnr_max);
 }

@@ -145,7 +145,7 @@ static double frame_score(MotionState *s, const VqxPicture *ref, unsigned n)
         const uint64_t sad = (s->bpc == 8 ? vqx_motion_sad_8bpc : vqx_motion_sad_16bpc)(
             past, (ptrdiff_t)s->row_bytes, ref->data[0], ref->stride[0], s->row,
             s->w, s->h, s->bpc);
-        score = cap((double)sad / 256. / (s->w * s->h) * s->fps_weight, s->max_val);
+        score = cap((double)sad / 256. / ((double)s->w * s->h) * s->fps_weight, s->max_val);
     }
     for (unsigned y = 0; y < s->h; y++)
         memcpy(past + y * s->row_bytes, (const uint8_t *)ref->data[0] + (ptrdiff_t)y * ref->stride[0],
