@@ -4,9 +4,13 @@
 #include "feature/registry.h"
 
 extern const VqxFeatureExtractor vqx_fex_psnr;
+extern const VqxFeatureExtractor vqx_fex_speed_chroma;
+extern const VqxFeatureExtractor vqx_fex_speed_temporal;
 
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
+    &vqx_fex_speed_chroma,
+    &vqx_fex_speed_temporal,
     NULL
 };
 
