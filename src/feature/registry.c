@@ -9,6 +9,8 @@ extern const VqxFeatureExtractor vqx_fex_float_motion;
 extern const VqxFeatureExtractor vqx_fex_float_psnr;
 extern const VqxFeatureExtractor vqx_fex_float_ansnr;
 extern const VqxFeatureExtractor vqx_fex_float_moment;
+extern const VqxFeatureExtractor vqx_fex_speed_chroma;
+extern const VqxFeatureExtractor vqx_fex_speed_temporal;
 
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
@@ -17,6 +19,8 @@ static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_float_psnr,
     &vqx_fex_float_ansnr,
     &vqx_fex_float_moment,
+    &vqx_fex_speed_chroma,
+    &vqx_fex_speed_temporal,
     NULL
 };
 
