@@ -6,7 +6,7 @@
  *   clang -fsanitize=fuzzer,address,undefined -ffp-contract=off -Iinclude -Isrc \
  *       src/model/json_model.c src/model/svr.c src/model/svm.c \
  *       tests/fuzz/fuzz_model.c -ljansson -lm -o fuzz_model
- *   ./fuzz_model -max_len=65536 CORPUS_DIR tests/fuzz/corpus/model models
+ *   ./fuzz_model -max_len=65536 CORPUS_DIR tests/fuzz/corpus_model models
  */
 #include <math.h>
 #include <stdint.h>
