@@ -72,6 +72,9 @@ def main():
                     help="feature name of the run to compute (its golden options are used)")
     ap.add_argument("--model", action="append", default=[],
                     help="model of the run to compute (its golden spec is used)")
+    ap.add_argument("--extra-feature", action="append", default=[],
+                    help="feature spec (name=k=v:k=v) added to the command as is; pairs whose "
+                         "golden run has none of --keys are skipped")
     ap.add_argument("--keys", required=True,
                     help="comma-separated keys that must be present and equal")
     ap.add_argument("--aggregate", default="", help="comma-separated aggregate keys to compare")
@@ -114,9 +117,12 @@ def main():
             cmd += ["-m", spec]
         if not models:
             cmd.append("-n")
-        if not features and not models:
+        extra = args.extra_feature if any(k in run["per_frame"] for k in keys) else []
+        if not features and not models and not extra:
             print(f"{pair['id']}: upstream refused every requested item, nothing to compare")
             continue
+        for spec in extra:
+            cmd += ["--feature", spec]
 
         sha = pair["sha256"]
         ref = unpack(args.shared, args.cache, pair["ref"], sha[pair["ref"]])

@@ -4,9 +4,11 @@
 #include "feature/registry.h"
 
 extern const VqxFeatureExtractor vqx_fex_psnr;
+extern const VqxFeatureExtractor vqx_fex_cambi;
 
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
+    &vqx_fex_cambi,
     NULL
 };
 
