@@ -11,6 +11,7 @@ extern const VqxFeatureExtractor vqx_fex_float_ansnr;
 extern const VqxFeatureExtractor vqx_fex_float_moment;
 extern const VqxFeatureExtractor vqx_fex_speed_chroma;
 extern const VqxFeatureExtractor vqx_fex_speed_temporal;
+extern const VqxFeatureExtractor vqx_fex_cambi;
 
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
@@ -21,6 +22,7 @@ static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_float_moment,
     &vqx_fex_speed_chroma,
     &vqx_fex_speed_temporal,
+    &vqx_fex_cambi,
     NULL
 };
 
