@@ -1,38 +1,40 @@
 #include "bitdepth.h"
 #include "feature/vif.h"
 
-/* Sums of filtered squares: 8-bit samples fit 32 bits (65536 * 255^2 <
- * 2^32), wider ones need 64. */
+/* Products of two samples fit 16 bits for 8-bit samples, and sums of
+ * filtered squares 32 bits (65536 * 255^2 < 2^32); wider samples need 32
+ * and 64. Narrow types let the compiler use widening multiplies. */
 #if BITDEPTH == 8
+typedef uint16_t product;
 typedef uint32_t sq_sum;
 #else
+typedef uint32_t product;
 typedef uint64_t sq_sum;
 #endif
 
 /* One filter tap of the statistics pass over a row pair: the first tap
  * sets the sums, the others add to them. Restrict parameters let the
- * compiler vectorize across columns. */
-static void stats_tap(const pixel *restrict r, const pixel *restrict d, uint32_t c,
+ * compiler vectorize across columns; c * (x * y) equals libvmaf's
+ * (c * x) * y in integers. */
+static void stats_tap(const pixel *restrict r, const pixel *restrict d, uint16_t c,
                       unsigned w, int first, uint32_t *restrict mu1, uint32_t *restrict mu2,
                       sq_sum *restrict rr, sq_sum *restrict dd, sq_sum *restrict rd)
 {
     if (first) {
         for (unsigned j = 0; j < w; j++) {
-            const uint32_t cr = c * r[j], cd = c * d[j];
-            mu1[j] = cr;
-            mu2[j] = cd;
-            rr[j] = (sq_sum)cr * r[j];
-            dd[j] = (sq_sum)cd * d[j];
-            rd[j] = (sq_sum)cr * d[j];
+            mu1[j] = (uint32_t)c * r[j];
+            mu2[j] = (uint32_t)c * d[j];
+            rr[j] = (sq_sum)c * (product)((product)r[j] * r[j]);
+            dd[j] = (sq_sum)c * (product)((product)d[j] * d[j]);
+            rd[j] = (sq_sum)c * (product)((product)r[j] * d[j]);
         }
     } else {
         for (unsigned j = 0; j < w; j++) {
-            const uint32_t cr = c * r[j], cd = c * d[j];
-            mu1[j] += cr;
-            mu2[j] += cd;
-            rr[j] += (sq_sum)cr * r[j];
-            dd[j] += (sq_sum)cd * d[j];
-            rd[j] += (sq_sum)cr * d[j];
+            mu1[j] += (uint32_t)c * r[j];
+            mu2[j] += (uint32_t)c * d[j];
+            rr[j] += (sq_sum)c * (product)((product)r[j] * r[j]);
+            dd[j] += (sq_sum)c * (product)((product)d[j] * d[j]);
+            rd[j] += (sq_sum)c * (product)((product)r[j] * d[j]);
         }
     }
 }
@@ -72,19 +74,19 @@ void BF(vqx_vif_columns_stats)(const VifPlane *p, unsigned row,
     stats_shift(p->w, sh, out->mu1, out->mu2, rr, dd, rd, out->ref_sq, out->dis_sq, out->ref_dis);
 }
 
-static void means_tap(const pixel *restrict r, const pixel *restrict d, uint32_t c,
+static void means_tap(const pixel *restrict r, const pixel *restrict d, uint16_t c,
                       unsigned w, int first, uint32_t *restrict ref_out,
                       uint32_t *restrict dis_out)
 {
     if (first) {
         for (unsigned j = 0; j < w; j++) {
-            ref_out[j] = c * r[j];
-            dis_out[j] = c * d[j];
+            ref_out[j] = (uint32_t)c * r[j];
+            dis_out[j] = (uint32_t)c * d[j];
         }
     } else {
         for (unsigned j = 0; j < w; j++) {
-            ref_out[j] += c * r[j];
-            dis_out[j] += c * d[j];
+            ref_out[j] += (uint32_t)c * r[j];
+            dis_out[j] += (uint32_t)c * d[j];
         }
     }
 }
