@@ -75,6 +75,8 @@ def main():
                          "the golden run computed through its model (e.g. vif for vmaf_v0.6.1)")
     ap.add_argument("--model", action="append", default=[],
                     help="model of the run to compute (its golden spec is used)")
+    ap.add_argument("--extra-feature", action="append", default=[], metavar="SPEC",
+                    help="feature spec (name=k=v:k=v) added to every command as --feature SPEC")
     ap.add_argument("--keys", required=True,
                     help="comma-separated keys that must be present and equal")
     ap.add_argument("--aggregate", default="", help="comma-separated aggregate keys to compare")
@@ -116,10 +118,15 @@ def main():
                 models.append(spec)
         for spec in models:
             cmd += ["-m", spec]
+        for spec in args.extra_feature:
+            cmd += ["--feature", spec]
         if not models:
             cmd.append("-n")
-        if not features and not models:
+        if not features and not models and not args.extra_feature:
             print(f"{pair['id']}: upstream refused every requested item, nothing to compare")
+            continue
+        if args.extra_feature and not any(k in run["per_frame"] for k in keys):
+            print(f"{pair['id']}: upstream refused the extra features, nothing to compare")
             continue
 
         sha = pair["sha256"]

@@ -6,11 +6,15 @@
 extern const VqxFeatureExtractor vqx_fex_psnr;
 extern const VqxFeatureExtractor vqx_fex_vif;
 extern const VqxFeatureExtractor vqx_fex_float_vif;
+extern const VqxFeatureExtractor vqx_fex_speed_chroma;
+extern const VqxFeatureExtractor vqx_fex_speed_temporal;
 
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
     &vqx_fex_vif,
     &vqx_fex_float_vif,
+    &vqx_fex_speed_chroma,
+    &vqx_fex_speed_temporal,
     NULL
 };
 

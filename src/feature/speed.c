@@ -1,0 +1,874 @@
+/*
+ * SpEED-QA: the stages of speed.h and the two extractors built on them,
+ * speed_chroma (spatial SpEED of the U and V planes) and speed_temporal
+ * (SpEED of the luma frame differences).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "feature/extractor.h"
+#include "feature/speed.h"
+
+/* C11 <math.h> has no M_PI / M_E: the same double constants. */
+#define SPEED_PI 3.14159265358979323846
+#define SPEED_E 2.7182818284590452354
+/* The constant term that libvmaf adds to the entropy for each eigenvalue. */
+#define LOG2_2PIE log2(2 * SPEED_PI * SPEED_E)
+
+const char *const vqx_speed_scaler_names[] = {
+    "nearest", "bilinear", "bicubic", "lanczos4", NULL
+};
+
+/* ---- filters ---- */
+
+/* The kernel scales libvmaf accepts (vif_tools.h valid_kernelscales,
+ * Netflix, BSD+Patent). */
+static const float valid_kernelscales[] = {
+    1.0, 1.0f / 2.0f, 3.0f / 2.0f, 2.0f, 2.0f / 3.0f, 24.0f / 10.0f,
+    360.0f / 97.0f, 4.0f / 3.0f, 3.5f / 3.0f, 3.75f / 3.0f, 4.25f / 3.0f,
+    5.0f / 3.0f, 3.0f, 1.0f / 2.25f, 1.4746f, 1.54f, 1.6f, 1.06667f,
+    0.711111f, 0.740740f, 1.111111f,
+};
+
+bool vqx_speed_kernelscale_valid(double kernelscale)
+{
+    const float ks = (float)kernelscale;
+    for (size_t i = 0; i < sizeof(valid_kernelscales) / sizeof(valid_kernelscales[0]); i++)
+        if (fabsf(ks - valid_kernelscales[i]) < 1e-3) return true;
+    return false;
+}
+
+/* Taps of the Gaussian at dyadic scale `scale` (0..4): 2^(4-scale) + 1
+ * scaled by the kernelscale, rounded up to odd, at least 3. */
+static int gaussian_taps(int scale, float ks)
+{
+    const int c = (int)ceil(((1 << (4 - scale)) + 1) * ks);
+    const int odd = c % 2 == 0 ? c + 1 : c;
+    return odd > 3 ? odd : 3;
+}
+
+/* exp(-x^2 / 2 sigma^2) divided by 1 / (sigma sqrt(2 pi)) at the integers
+ * around 0, then divided by its float sum, as libvmaf evaluates it. */
+static void gaussian_kernel(float *out, int n, float sigma)
+{
+    float sum = 0;
+    const int half = (n - 1) / 2;
+    for (int i = 0; i < n; i++) {
+        const float x = (float)(i - half);
+        const float num = exp(-0.5 * x / sigma * x / sigma);
+        const float den = 1 / (sigma * sqrt(2 * SPEED_PI));
+        out[i] = num / den;
+        sum += out[i];
+    }
+    for (int i = 0; i < n; i++)
+        out[i] /= sum;
+}
+
+/* ---- plan ---- */
+
+static int geometry(SpeedGeometry *g, unsigned w, unsigned h, double prescale)
+{
+    g->in_w = w;
+    g->in_h = h;
+    g->scaled_w = (unsigned)(int)(w * prescale + 0.5);
+    g->scaled_h = (unsigned)(int)(h * prescale + 0.5);
+    if (fabs(prescale - 1.0) < 1e-3) {
+        /* libvmaf does not resample within 1e-3 of 1; it then reads the
+         * input at the rounded size, which cannot exceed the input. */
+        if (g->scaled_w > w) g->scaled_w = w;
+        if (g->scaled_h > h) g->scaled_h = h;
+        g->rescale = false;
+    } else {
+        g->rescale = g->scaled_w != w || g->scaled_h != h;
+    }
+    g->dec_w = g->scaled_w / SPEED_DECIMATION;
+    g->dec_h = g->scaled_h / SPEED_DECIMATION;
+    g->blocks_x = g->dec_w / SPEED_BLOCK;
+    g->blocks_y = g->dec_h / SPEED_BLOCK;
+    g->n_blocks = g->blocks_x * g->blocks_y;
+    if (!g->n_blocks) return -EINVAL;
+    g->cov_w = g->blocks_x * SPEED_BLOCK - (SPEED_BLOCK - 1);
+    g->cov_h = g->blocks_y * SPEED_BLOCK - (SPEED_BLOCK - 1);
+    return 0;
+}
+
+static float mirror_coord(float i, float left, float right)
+{
+    return i < left ? -i : i > right ? 2 * right - i : i;
+}
+
+static float bicubic_weight(float t)
+{
+    const float a = -0.75;
+    if (t < 0) t = -t;
+    if (t < 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
+    if (t < 2) return (((t - 5) * t + 8) * t - 4) * a;
+    return 0;
+}
+
+static float lanczos_weight(float x, float a)
+{
+    if (x == 0.0) return 1.0;
+    if (x > -a && x < a)
+        return a * sin(SPEED_PI * x) * sin(SPEED_PI * x / a) / (SPEED_PI * SPEED_PI * x * x);
+    return 0.0;
+}
+
+/* Where the prescale of libvmaf (vif_scale_frame_s) samples along one axis
+ * of n_src -> n_dst, with its float coordinate arithmetic. */
+static int axis_init(SpeedAxis *ax, enum SpeedScaler scaler, unsigned n_src, unsigned n_dst)
+{
+    static const unsigned taps[] = { 1, 2, 4, 9 };
+    ax->n_taps = taps[scaler];
+    ax->index = malloc(sizeof(int) * n_dst * ax->n_taps);
+    ax->weight = malloc(sizeof(float) * n_dst * ax->n_taps);
+    if (!ax->index || !ax->weight) return -ENOMEM;
+
+    const float ratio = (float)n_src / n_dst;
+    const float last = (float)((int)n_src - 1);
+    for (unsigned o = 0; o < n_dst; o++) {
+        int *idx = ax->index + o * ax->n_taps;
+        float *wt = ax->weight + o * ax->n_taps;
+        const float pos = (o + 0.5) * ratio - 0.5;
+        switch (scaler) {
+        case SPEED_SCALE_NEAREST:
+            idx[0] = (int)(o * ratio);
+            wt[0] = 1;
+            break;
+        case SPEED_SCALE_BILINEAR: {
+            idx[0] = (int)mirror_coord(floor(pos), 0, last);
+            idx[1] = (int)mirror_coord(ceil(pos), 0, last);
+            const float d = pos - idx[0];
+            wt[0] = 1 - d;
+            wt[1] = d;
+            break;
+        }
+        case SPEED_SCALE_BICUBIC:
+        case SPEED_SCALE_LANCZOS4: {
+            const int reach = scaler == SPEED_SCALE_BICUBIC ? 1 : 4;
+            const int p0 = (int)floor(pos);
+            const float d = pos - p0;
+            for (unsigned t = 0; t < ax->n_taps; t++) {
+                const int i = (int)t - reach;
+                idx[t] = (int)mirror_coord(p0 + i, 0, last);
+                wt[t] = scaler == SPEED_SCALE_BICUBIC ? bicubic_weight(i - d)
+                                                      : lanczos_weight(i - d, 4.0f);
+            }
+            break;
+        }
+        }
+    }
+    return 0;
+}
+
+static int mirror_index(int i, int n)
+{
+    return i < 0 ? -i : i >= n ? 2 * n - i - 2 : i;
+}
+
+/* Runs of the scaled-image columns that the anti-alias filter reads when it
+ * is evaluated at columns 0, 16, 32... only. */
+static int spans_init(SpeedPlan *p)
+{
+    const unsigned w = p->geo.scaled_w;
+    const int half = p->antialias_len / 2;
+    unsigned char *needed = calloc(w, 1);
+    if (!needed) return -ENOMEM;
+    for (unsigned j = 0; j < p->geo.dec_w; j++)
+        for (int t = 0; t < p->antialias_len; t++)
+            needed[mirror_index((int)(j * SPEED_DECIMATION) - half + t, (int)w)] = 1;
+
+    unsigned n = 0;
+    for (unsigned x = 0; x < w; x++)
+        n += needed[x] && (x == 0 || !needed[x - 1]);
+    p->spans = malloc(sizeof(*p->spans) * (n ? n : 1));
+    if (!p->spans) {
+        free(needed);
+        return -ENOMEM;
+    }
+    p->n_spans = 0;
+    for (unsigned x = 0; x < w; x++) {
+        if (!needed[x]) continue;
+        if (x == 0 || !needed[x - 1])
+            p->spans[p->n_spans++] = (SpeedSpan){ x, 0 };
+        p->spans[p->n_spans - 1].count++;
+    }
+    free(needed);
+    return 0;
+}
+
+int vqx_speed_plan_init(SpeedPlan *p, unsigned w, unsigned h,
+                        const SpeedParams *params, char *err, size_t err_len)
+{
+    memset(p, 0, sizeof(*p));
+    p->params = *params;
+    const float ks = (float)params->kernelscale;
+    if (!vqx_speed_kernelscale_valid(params->kernelscale)) {
+        snprintf(err, err_len, "speed_kernelscale %g is not one of the scales SpEED supports",
+                 params->kernelscale);
+        return -EINVAL;
+    }
+    if (geometry(&p->geo, w, h, params->prescale)) {
+        if (params->prescale != 1.0)
+            snprintf(err, err_len, "%ux%u, prescaled by %g to %ux%u, is below SpEED's minimum "
+                     "of %ux%u", w, h, params->prescale, p->geo.scaled_w, p->geo.scaled_h,
+                     SPEED_MIN_SIDE, SPEED_MIN_SIDE);
+        else
+            snprintf(err, err_len, "%ux%u is below SpEED's minimum of %ux%u", w, h,
+                     SPEED_MIN_SIDE, SPEED_MIN_SIDE);
+        return -EINVAL;
+    }
+
+    /* The anti-alias filter has the support of the scale-1 filter and the
+     * width of the scale-4 one; the local mean uses the scale-4 filter. */
+    p->antialias_len = gaussian_taps(1, ks);
+    gaussian_kernel(p->antialias, p->antialias_len, sqrt(4) * p->antialias_len / 5.0f);
+    p->local_mean_len = gaussian_taps(4, ks);
+    gaussian_kernel(p->local_mean, p->local_mean_len, p->local_mean_len / 5.0f);
+
+    int ret = 0;
+    if (p->geo.rescale) {
+        ret = axis_init(&p->rows, params->scaler, h, p->geo.scaled_h);
+        if (!ret) ret = axis_init(&p->cols, params->scaler, w, p->geo.scaled_w);
+    }
+    if (!ret) ret = spans_init(p);
+    if (ret) {
+        snprintf(err, err_len, "out of memory");
+        vqx_speed_plan_free(p);
+    }
+    return ret;
+}
+
+void vqx_speed_plan_free(SpeedPlan *p)
+{
+    free(p->rows.index);
+    free(p->rows.weight);
+    free(p->cols.index);
+    free(p->cols.weight);
+    free(p->spans);
+    p->rows = p->cols = (SpeedAxis){ 0 };
+    p->spans = NULL;
+}
+
+static ptrdiff_t float_stride(unsigned w)
+{
+    return (ptrdiff_t)((w + 15) & ~15u);
+}
+
+int vqx_speed_work_init(SpeedWork *w, const SpeedPlan *plan)
+{
+    const SpeedGeometry *g = &plan->geo;
+    memset(w, 0, sizeof(*w));
+    w->scaled_stride = float_stride(g->scaled_w);
+    w->dec_stride = float_stride(g->dec_w);
+    const size_t block_values = (size_t)SPEED_DIM * g->n_blocks;
+    if (g->rescale)
+        w->scaled = malloc(sizeof(float) * w->scaled_stride * g->scaled_h);
+    w->row = malloc(sizeof(float) * g->scaled_w);
+    w->dec = malloc(sizeof(float) * w->dec_stride * g->dec_h);
+    w->local = malloc(sizeof(float) * w->dec_stride * g->dec_h);
+    w->samples = malloc(sizeof(float) * block_values);
+    w->solution = malloc(sizeof(float) * block_values);
+    w->linalg = malloc(sizeof(float) * vqx_speed_linalg_scratch(g->n_blocks));
+    if ((g->rescale && !w->scaled) || !w->row || !w->dec || !w->local || !w->samples ||
+        !w->solution || !w->linalg) {
+        vqx_speed_work_free(w);
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+void vqx_speed_work_free(SpeedWork *w)
+{
+    free(w->scaled);
+    free(w->row);
+    free(w->dec);
+    free(w->local);
+    free(w->samples);
+    free(w->solution);
+    free(w->linalg);
+    memset(w, 0, sizeof(*w));
+}
+
+int vqx_speed_stats_init(SpeedStats *s, const SpeedPlan *plan)
+{
+    s->variance = malloc(sizeof(float) * plan->geo.n_blocks);
+    s->entropy = malloc(sizeof(float) * plan->geo.n_blocks);
+    s->singular = false;
+    if (!s->variance || !s->entropy) {
+        vqx_speed_stats_free(s);
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+void vqx_speed_stats_free(SpeedStats *s)
+{
+    free(s->variance);
+    free(s->entropy);
+    s->variance = s->entropy = NULL;
+}
+
+/* ---- stages ---- */
+
+void vqx_speed_rescale(const SpeedPlan *plan, const float *src, ptrdiff_t src_stride,
+                       float *dst, ptrdiff_t dst_stride)
+{
+    const SpeedAxis *rows = &plan->rows, *cols = &plan->cols;
+    const unsigned nt = cols->n_taps;
+    for (unsigned y = 0; y < plan->geo.scaled_h; y++) {
+        const int *ry = rows->index + y * nt;
+        const float *wy = rows->weight + y * nt;
+        float *out = dst + (ptrdiff_t)y * dst_stride;
+        switch (plan->params.scaler) {
+        case SPEED_SCALE_NEAREST: {
+            const float *r = src + ry[0] * src_stride;
+            for (unsigned x = 0; x < plan->geo.scaled_w; x++)
+                out[x] = r[cols->index[x]];
+            break;
+        }
+        case SPEED_SCALE_BILINEAR: {
+            const float *r1 = src + ry[0] * src_stride, *r2 = src + ry[1] * src_stride;
+            for (unsigned x = 0; x < plan->geo.scaled_w; x++) {
+                const int x1 = cols->index[2 * x], x2 = cols->index[2 * x + 1];
+                const float *wx = cols->weight + 2 * x;
+                out[x] = wy[0] * wx[0] * r1[x1] + wy[0] * wx[1] * r1[x2] +
+                         wy[1] * wx[0] * r2[x1] + wy[1] * wx[1] * r2[x2];
+            }
+            break;
+        }
+        case SPEED_SCALE_BICUBIC:
+        case SPEED_SCALE_LANCZOS4: {
+            /* lanczos4 divides by the sum of the weights it used */
+            const bool normalise = plan->params.scaler == SPEED_SCALE_LANCZOS4;
+            for (unsigned x = 0; x < plan->geo.scaled_w; x++) {
+                const int *cx = cols->index + x * nt;
+                const float *wx = cols->weight + x * nt;
+                float value = 0, weight_sum = 0;
+                for (unsigned ty = 0; ty < nt; ty++) {
+                    const float *r = src + ry[ty] * src_stride;
+                    for (unsigned tx = 0; tx < nt; tx++) {
+                        const float weight = wx[tx] * wy[ty];
+                        weight_sum += weight;
+                        value += r[cx[tx]] * weight;
+                    }
+                }
+                out[x] = normalise ? value / weight_sum : value;
+            }
+            break;
+        }
+        }
+    }
+}
+
+void vqx_speed_decimate(const SpeedPlan *plan, const float *img, ptrdiff_t stride,
+                        float *row, float *dec, ptrdiff_t dec_stride)
+{
+    const SpeedGeometry *g = &plan->geo;
+    const float *f = plan->antialias;
+    const int taps = plan->antialias_len, half = taps / 2;
+    for (unsigned i = 0; i < g->dec_h; i++) {
+        const int y = (int)(i * SPEED_DECIMATION);
+        for (unsigned s = 0; s < plan->n_spans; s++)
+            memset(row + plan->spans[s].first, 0, sizeof(float) * plan->spans[s].count);
+        for (int t = 0; t < taps; t++) {
+            const float *src = img + mirror_index(y - half + t, (int)g->scaled_h) * stride;
+            const float ft = f[t];
+            for (unsigned s = 0; s < plan->n_spans; s++) {
+                const unsigned end = plan->spans[s].first + plan->spans[s].count;
+                for (unsigned x = plan->spans[s].first; x < end; x++)
+                    row[x] += ft * src[x];
+            }
+        }
+        float *out = dec + (ptrdiff_t)i * dec_stride;
+        for (unsigned j = 0; j < g->dec_w; j++) {
+            const int x = (int)(j * SPEED_DECIMATION);
+            float acc = 0;
+            for (int t = 0; t < taps; t++)
+                acc += f[t] * row[mirror_index(x - half + t, (int)g->scaled_w)];
+            out[j] = acc;
+        }
+    }
+}
+
+void vqx_speed_demean(const SpeedPlan *plan, float *dec, float *local,
+                      ptrdiff_t dec_stride, float *row)
+{
+    const int w = (int)plan->geo.dec_w, h = (int)plan->geo.dec_h;
+    const float *f = plan->local_mean;
+    const int taps = plan->local_mean_len, half = taps / 2;
+    for (int i = 0; i < h; i++) {
+        for (int j = 0; j < w; j++) {
+            float acc = 0;
+            for (int t = 0; t < taps; t++)
+                acc += f[t] * dec[mirror_index(i - half + t, h) * dec_stride + j];
+            row[j] = acc;
+        }
+        float *out = local + i * dec_stride;
+        for (int j = 0; j < w; j++) {
+            float acc = 0;
+            for (int t = 0; t < taps; t++)
+                acc += f[t] * row[mirror_index(j - half + t, w)];
+            out[j] = acc;
+        }
+    }
+    for (int i = 0; i < h; i++)
+        for (int j = 0; j < w; j++)
+            dec[i * dec_stride + j] -= local[i * dec_stride + j];
+}
+
+void vqx_speed_covariance(const SpeedGeometry *g, const float *dec, ptrdiff_t dec_stride,
+                          float cov[SPEED_DIM * SPEED_DIM])
+{
+    const unsigned n = g->cov_w * g->cov_h;
+    float mean[SPEED_DIM];
+    for (int o = 0; o < SPEED_DIM; o++) {
+        const float *base = dec + (o / SPEED_BLOCK) * dec_stride + o % SPEED_BLOCK;
+        float sum = 0;
+        for (unsigned i = 0; i < g->cov_h; i++)
+            for (unsigned j = 0; j < g->cov_w; j++)
+                sum += base[i * dec_stride + j];
+        mean[o] = sum / n;
+    }
+
+    /* Every pair's sum runs over the positions in raster order, as
+     * libvmaf's per-pair loops do; the pairs advance together. */
+    double acc[SPEED_DIM * (SPEED_DIM + 1) / 2] = { 0 };
+    double c[SPEED_DIM];
+    for (unsigned i = 0; i < g->cov_h; i++) {
+        for (unsigned j = 0; j < g->cov_w; j++) {
+            const float *p = dec + i * dec_stride + j;
+            for (int o = 0; o < SPEED_DIM; o++)
+                c[o] = (double)p[(o / SPEED_BLOCK) * dec_stride + o % SPEED_BLOCK] - (double)mean[o];
+            double *a = acc;
+            for (int x = 0; x < SPEED_DIM; x++) {
+                const double cx = c[x];
+                for (int y = 0; y <= x; y++)
+                    a[y] += cx * c[y];
+                a += x + 1;
+            }
+        }
+    }
+    const double *a = acc;
+    for (int x = 0; x < SPEED_DIM; x++) {
+        for (int y = 0; y <= x; y++) {
+            const float v = a[y] / (double)n;
+            cov[x * SPEED_DIM + y] = v;
+            cov[y * SPEED_DIM + x] = v;
+        }
+        a += x + 1;
+    }
+}
+
+void vqx_speed_block_samples(const SpeedGeometry *g, const float *dec, ptrdiff_t dec_stride,
+                             float *samples)
+{
+    for (int o = 0; o < SPEED_DIM; o++) {
+        float *out = samples + (size_t)o * g->n_blocks;
+        for (unsigned by = 0; by < g->blocks_y; by++) {
+            const float *r = dec + (by * SPEED_BLOCK + o / SPEED_BLOCK) * dec_stride + o % SPEED_BLOCK;
+            for (unsigned bx = 0; bx < g->blocks_x; bx++)
+                *out++ = r[bx * SPEED_BLOCK];
+        }
+    }
+}
+
+void vqx_speed_entropies(const SpeedGeometry *g, const float eig[SPEED_DIM], float *x,
+                         const float *samples, float sigma_nn, SpeedStats *out)
+{
+    const unsigned nb = g->n_blocks;
+    const float denominator = SPEED_DIM;
+    for (size_t i = 0; i < (size_t)SPEED_DIM * nb; i++)
+        x[i] = (x[i] * samples[i]) / denominator;
+    for (unsigned b = 0; b < nb; b++) {
+        float v = x[b];
+        for (int o = 1; o < SPEED_DIM; o++)
+            v += x[(size_t)o * nb + b];
+        out->variance[b] = v;
+    }
+    for (unsigned b = 0; b < nb; b++) {
+        float e = 0;
+        for (int k = 0; k < SPEED_DIM; k++) {
+            const float l = eig[k] < 0 ? 0 : eig[k];
+            e += log2(l * out->variance[b] + sigma_nn) + LOG2_2PIE;
+        }
+        out->entropy[b] = e;
+    }
+}
+
+void vqx_speed_analyse(const SpeedPlan *plan, SpeedWork *w, const float *img,
+                       ptrdiff_t stride, SpeedStats *out)
+{
+    const SpeedGeometry *g = &plan->geo;
+    if (g->rescale) {
+        vqx_speed_rescale(plan, img, stride, w->scaled, w->scaled_stride);
+        img = w->scaled;
+        stride = w->scaled_stride;
+    }
+    vqx_speed_decimate(plan, img, stride, w->row, w->dec, w->dec_stride);
+    vqx_speed_demean(plan, w->dec, w->local, w->dec_stride, w->row);
+    vqx_speed_covariance(g, w->dec, w->dec_stride, w->cov);
+    vqx_speed_eigenvalues(w->cov, w->eig, w->linalg);
+    vqx_speed_block_samples(g, w->dec, w->dec_stride, w->samples);
+
+    out->singular = !vqx_speed_is_regular(w->eig) ||
+                    vqx_speed_solve(w->cov, w->samples, g->n_blocks, w->solution, w->linalg);
+    if (out->singular)
+        memset(w->solution, 0, sizeof(float) * SPEED_DIM * g->n_blocks);
+    vqx_speed_entropies(g, w->eig, w->solution, w->samples, plan->params.sigma_nn, out);
+}
+
+float vqx_speed_score(const SpeedPlan *plan, const SpeedStats *ref, const SpeedStats *dis)
+{
+    /* a score from one singular plane would be inflated: libvmaf says 0 */
+    if (ref->singular != dis->singular) return 0.0f;
+
+    const SpeedParams *p = &plan->params;
+    const unsigned nb = plan->geo.n_blocks;
+    const float floor_entropy =
+        SPEED_DIM * (log2((1 + p->nn_floor) * p->sigma_nn) + LOG2_2PIE);
+    float score = 0;
+    for (unsigned b = 0; b < nb; b++) {
+        const float er = ref->entropy[b], ed = dis->entropy[b];
+        if (er < floor_entropy && ed < floor_entropy) continue;
+        const float r = ref->variance[b], d = dis->variance[b];
+        float spatial_ref, spatial_dis;
+        switch (p->weight_var_mode) {
+        case 0:
+            spatial_ref = er * log2(1 + r);
+            spatial_dis = ed * log2(1 + d);
+            break;
+        case 1:
+            spatial_ref = er * log2(1 + r);
+            spatial_dis = ed * log2(1 + r);
+            break;
+        case 2:
+            spatial_ref = er * log2(1 + d);
+            spatial_dis = ed * log2(1 + d);
+            break;
+        case 3:
+            spatial_ref = er * log2(1 + (r + d) / 2.0);
+            spatial_dis = ed * log2(1 + (r + d) / 2.0);
+            break;
+        case 4:
+            spatial_ref = er * log2(1 + r);
+            spatial_dis = ed * log2(1 + (r + d) / 2.0);
+            break;
+        case 5:
+            spatial_ref = er * log2(1 + r);
+            spatial_dis = ed * log2(1 + (0.75 * r + 0.25 * d));
+            break;
+        default: /* 6; the option allows 0..6 */
+            spatial_ref = er * log2(1 + r);
+            spatial_dis = ed * log2(1 + (0.25 * r + 0.75 * d));
+            break;
+        }
+        score += fabsf(spatial_ref - spatial_dis);
+    }
+    return score / nb;
+}
+
+/* ---- extractors ---- */
+
+#define DEFAULT_SIGMA_NN 0.29
+#define DEFAULT_MAX_VAL 1000.0
+
+static int scaler_of(const char *name)
+{
+    for (int i = 0; vqx_speed_scaler_names[i]; i++)
+        if (!strcmp(vqx_speed_scaler_names[i], name)) return i;
+    return SPEED_SCALE_NEAREST; /* unreachable: the option has choices */
+}
+
+static void load_plane(float *dst, ptrdiff_t dst_stride, const VqxPicture *pic,
+                       unsigned plane, unsigned w, unsigned h)
+{
+    (pic->bpc > 8 ? vqx_speed_load_plane_16bpc : vqx_speed_load_plane_8bpc)(
+        dst, dst_stride, pic->data[plane], pic->stride[plane], w, h, pic->bpc);
+}
+
+/* Options common to both extractors, with libvmaf's names, aliases, ranges
+ * and defaults; each one names keys. */
+#define SPEED_COMMON_OPTIONS(State)                                                        \
+    { .name = "speed_kernelscale", .alias = "ks",                                          \
+      .help = "scale of the Gaussian kernels' width (2: twice the standard deviation)",    \
+      .type = VQX_OPT_DOUBLE, .offset = offsetof(State, kernelscale), .def.d = 1.0,        \
+      .min = 0.1, .max = 4.0, .flags = VQX_OPT_NAMES_KEY },                                \
+    { .name = "speed_prescale", .alias = "ps",                                             \
+      .help = "resize each plane by this factor first (2: twice as large)",               \
+      .type = VQX_OPT_DOUBLE, .offset = offsetof(State, prescale), .def.d = 1.0,           \
+      .min = 0.1, .max = 4.0, .flags = VQX_OPT_NAMES_KEY },                                \
+    { .name = "speed_prescale_method", .alias = "psm",                                     \
+      .help = "resampling of speed_prescale",                                              \
+      .type = VQX_OPT_STRING, .offset = offsetof(State, prescale_method),                  \
+      .def.s = "nearest", .choices = vqx_speed_scaler_names, .flags = VQX_OPT_NAMES_KEY }, \
+    { .name = "speed_sigma_nn", .alias = "snn",                                            \
+      .help = "standard deviation of the neural noise",                                    \
+      .type = VQX_OPT_DOUBLE, .offset = offsetof(State, sigma_nn),                         \
+      .def.d = DEFAULT_SIGMA_NN, .min = 0.1, .max = 2.0, .flags = VQX_OPT_NAMES_KEY },     \
+    { .name = "speed_nn_floor", .alias = "nnf",                                            \
+      .help = "neural noise floor, as a fraction of speed_sigma_nn",                       \
+      .type = VQX_OPT_DOUBLE, .offset = offsetof(State, nn_floor), .def.d = 0.0,           \
+      .min = 0.0, .max = 1.0, .flags = VQX_OPT_NAMES_KEY },                                \
+    { .name = "speed_max_val", .alias = "mxv",                                             \
+      .help = "clip scores above this value",                                              \
+      .type = VQX_OPT_DOUBLE, .offset = offsetof(State, max_val),                          \
+      .def.d = DEFAULT_MAX_VAL, .min = 0.0, .max = 1000.0, .flags = VQX_OPT_NAMES_KEY }
+
+/* Plan, scratch and statistics of one instance. */
+typedef struct SpeedEngine {
+    SpeedPlan plan;
+    SpeedWork work;
+    SpeedStats ref, dis;
+} SpeedEngine;
+
+static int engine_init(SpeedEngine *e, unsigned w, unsigned h, const SpeedParams *params,
+                       const char *feature, const char *plane, VqxSink *sink)
+{
+    if (!vqx_speed_kernelscale_valid(params->kernelscale))
+        return vqx_fail(sink, -EINVAL, "%s: speed_kernelscale %g is not one of the scales SpEED "
+                        "supports", feature, params->kernelscale);
+    char err[256];
+    int ret = vqx_speed_plan_init(&e->plan, w, h, params, err, sizeof(err));
+    if (ret) return vqx_fail(sink, ret, "%s: %s %s", feature, plane, err);
+    ret = vqx_speed_work_init(&e->work, &e->plan);
+    if (!ret) ret = vqx_speed_stats_init(&e->ref, &e->plan);
+    if (!ret) ret = vqx_speed_stats_init(&e->dis, &e->plan);
+    return ret;
+}
+
+static void engine_free(SpeedEngine *e)
+{
+    vqx_speed_stats_free(&e->ref);
+    vqx_speed_stats_free(&e->dis);
+    vqx_speed_work_free(&e->work);
+    vqx_speed_plan_free(&e->plan);
+}
+
+static float *alloc_image(unsigned w, unsigned h, ptrdiff_t *stride)
+{
+    *stride = float_stride(w);
+    return malloc(sizeof(float) * *stride * h);
+}
+
+/* -- speed_chroma -- */
+
+typedef struct SpeedChromaState {
+    double kernelscale, prescale, sigma_nn, nn_floor, max_val;
+    const char *prescale_method;
+    int weight_var_mode;
+
+    SpeedEngine engine;
+    unsigned w, h;         /* chroma plane size as libvmaf sees it */
+    float *plane;
+    ptrdiff_t plane_stride;
+} SpeedChromaState;
+
+enum { KEY_CHROMA_U, KEY_CHROMA_V, KEY_CHROMA_UV };
+
+static const char *const chroma_keys[] = {
+    "Speed_chroma_feature_speed_chroma_u_score",
+    "Speed_chroma_feature_speed_chroma_v_score",
+    "Speed_chroma_feature_speed_chroma_uv_score",
+    NULL
+};
+
+static const VqxOption chroma_options[] = {
+    SPEED_COMMON_OPTIONS(SpeedChromaState),
+    { .name = "speed_weight_var_mode", .alias = "wvm",
+      .help = "variance weighting: 0 own, 1 reference, 2 distorted, 3 mean, 4 own/mean, "
+              "5 own/0.75 ref + 0.25 dis, 6 own/0.25 ref + 0.75 dis",
+      .type = VQX_OPT_INT, .offset = offsetof(SpeedChromaState, weight_var_mode), .def.i = 0,
+      .min = 0, .max = 6, .flags = VQX_OPT_NAMES_KEY },
+    { 0 }
+};
+
+static int chroma_init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    SpeedChromaState *s = priv;
+    if (fmt->layout == VQX_PIX_400)
+        return vqx_fail(sink, -EINVAL, "speed_chroma: needs chroma planes, input is 4:0:0");
+    /* libvmaf sizes the chroma planes by truncation: odd sizes lose the
+     * last column (and row, 4:2:0) */
+    const bool ss_x = fmt->layout != VQX_PIX_444, ss_y = fmt->layout == VQX_PIX_420;
+    s->w = ss_x ? fmt->w / 2 : fmt->w;
+    s->h = ss_y ? fmt->h / 2 : fmt->h;
+    const SpeedParams params = {
+        .kernelscale = s->kernelscale,
+        .prescale = s->prescale,
+        .scaler = scaler_of(s->prescale_method),
+        .sigma_nn = s->sigma_nn,
+        .nn_floor = s->nn_floor,
+        .weight_var_mode = s->weight_var_mode,
+    };
+    int ret = engine_init(&s->engine, s->w, s->h, &params, "speed_chroma", "chroma plane", sink);
+    if (ret) return ret;
+    s->plane = alloc_image(s->w, s->h, &s->plane_stride);
+    return s->plane ? 0 : -ENOMEM;
+}
+
+/* SpEED of one chroma plane; true when a covariance was singular. */
+static bool chroma_plane_score(SpeedChromaState *s, const VqxPicture *ref,
+                               const VqxPicture *dis, unsigned plane, float *score)
+{
+    SpeedEngine *e = &s->engine;
+    load_plane(s->plane, s->plane_stride, ref, plane, s->w, s->h);
+    vqx_speed_analyse(&e->plan, &e->work, s->plane, s->plane_stride, &e->ref);
+    load_plane(s->plane, s->plane_stride, dis, plane, s->w, s->h);
+    vqx_speed_analyse(&e->plan, &e->work, s->plane, s->plane_stride, &e->dis);
+    *score = vqx_speed_score(&e->plan, &e->ref, &e->dis);
+    return e->ref.singular || e->dis.singular;
+}
+
+static int chroma_extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
+                          unsigned frame, VqxSink *sink)
+{
+    SpeedChromaState *s = priv;
+    float u, v;
+    const bool singular_u = chroma_plane_score(s, ref, dis, 1, &u);
+    const bool singular_v = chroma_plane_score(s, ref, dis, 2, &v);
+    /* A plane with a singular covariance (a flat plane) takes the other
+     * plane's score in the combined one. */
+    float uv;
+    if (singular_u && !singular_v) uv = v;
+    else if (singular_v && !singular_u) uv = u;
+    else uv = (u + v) / 2.0;
+
+    int err = vqx_emit(sink, KEY_CHROMA_U, frame, u < s->max_val ? u : s->max_val);
+    err |= vqx_emit(sink, KEY_CHROMA_V, frame, v < s->max_val ? v : s->max_val);
+    err |= vqx_emit(sink, KEY_CHROMA_UV, frame, uv < s->max_val ? uv : s->max_val);
+    return err;
+}
+
+static void chroma_close(void *priv)
+{
+    SpeedChromaState *s = priv;
+    engine_free(&s->engine);
+    free(s->plane);
+    s->plane = NULL;
+}
+
+const VqxFeatureExtractor vqx_fex_speed_chroma = {
+    .name = "speed_chroma",
+    .backend = VQX_BACKEND_CPU,
+    .flags = VQX_FEX_NEEDS_CHROMA,
+    .keys = chroma_keys,
+    .options = chroma_options,
+    .state_size = sizeof(SpeedChromaState),
+    .init = chroma_init,
+    .extract = chroma_extract,
+    .close = chroma_close,
+};
+
+/* -- speed_temporal -- */
+
+typedef struct SpeedTemporalState {
+    double kernelscale, prescale, sigma_nn, nn_floor, max_val;
+    const char *prescale_method;
+    bool use_ref_diff;
+
+    SpeedEngine engine;
+    ptrdiff_t stride;
+    float *prev_ref, *prev_dis, *cur_ref, *cur_dis, *diff;
+    bool have_prev;
+} SpeedTemporalState;
+
+static const char *const temporal_keys[] = {
+    "Speed_temporal_feature_speed_temporal_score",
+    NULL
+};
+
+static const VqxOption temporal_options[] = {
+    SPEED_COMMON_OPTIONS(SpeedTemporalState),
+    { .name = "speed_use_ref_diff", .alias = "urd",
+      .help = "take the distorted difference against the current reference frame",
+      .type = VQX_OPT_BOOL, .offset = offsetof(SpeedTemporalState, use_ref_diff),
+      .def.b = false, .flags = VQX_OPT_NAMES_KEY },
+    { 0 }
+};
+
+static int temporal_init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    SpeedTemporalState *s = priv;
+    /* libvmaf sets no weight mode for speed_temporal: 0 */
+    const SpeedParams params = {
+        .kernelscale = s->kernelscale,
+        .prescale = s->prescale,
+        .scaler = scaler_of(s->prescale_method),
+        .sigma_nn = s->sigma_nn,
+        .nn_floor = s->nn_floor,
+        .weight_var_mode = 0,
+    };
+    int ret = engine_init(&s->engine, fmt->w, fmt->h, &params, "speed_temporal", "luma plane", sink);
+    if (ret) return ret;
+    float **images[] = { &s->prev_ref, &s->prev_dis, &s->cur_ref, &s->cur_dis, &s->diff };
+    for (size_t i = 0; i < sizeof(images) / sizeof(images[0]); i++) {
+        *images[i] = alloc_image(fmt->w, fmt->h, &s->stride);
+        if (!*images[i]) return -ENOMEM;
+    }
+    s->have_prev = false;
+    return 0;
+}
+
+static void subtract(float *out, const float *a, const float *b, ptrdiff_t stride,
+                     unsigned w, unsigned h)
+{
+    for (unsigned y = 0; y < h; y++)
+        for (unsigned x = 0; x < w; x++)
+            out[y * stride + x] = a[y * stride + x] - b[y * stride + x];
+}
+
+static int temporal_extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
+                            unsigned frame, VqxSink *sink)
+{
+    SpeedTemporalState *s = priv;
+    SpeedEngine *e = &s->engine;
+    const unsigned w = e->plan.geo.in_w, h = e->plan.geo.in_h;
+    load_plane(s->cur_ref, s->stride, ref, 0, w, h);
+    load_plane(s->cur_dis, s->stride, dis, 0, w, h);
+
+    float score = 0.0f;
+    if (s->have_prev) {
+        subtract(s->diff, s->prev_ref, s->cur_ref, s->stride, w, h);
+        vqx_speed_analyse(&e->plan, &e->work, s->diff, s->stride, &e->ref);
+        subtract(s->diff, s->prev_dis, s->use_ref_diff ? s->cur_ref : s->cur_dis, s->stride, w, h);
+        vqx_speed_analyse(&e->plan, &e->work, s->diff, s->stride, &e->dis);
+        score = vqx_speed_score(&e->plan, &e->ref, &e->dis);
+    }
+    float *t = s->prev_ref;
+    s->prev_ref = s->cur_ref;
+    s->cur_ref = t;
+    t = s->prev_dis;
+    s->prev_dis = s->cur_dis;
+    s->cur_dis = t;
+    s->have_prev = true;
+    /* not clipped to speed_max_val, as in libvmaf */
+    return vqx_emit(sink, 0, frame, score);
+}
+
+static void temporal_close(void *priv)
+{
+    SpeedTemporalState *s = priv;
+    engine_free(&s->engine);
+    free(s->prev_ref);
+    free(s->prev_dis);
+    free(s->cur_ref);
+    free(s->cur_dis);
+    free(s->diff);
+    s->prev_ref = s->prev_dis = s->cur_ref = s->cur_dis = s->diff = NULL;
+}
+
+const VqxFeatureExtractor vqx_fex_speed_temporal = {
+    .name = "speed_temporal",
+    .backend = VQX_BACKEND_CPU,
+    .flags = VQX_FEX_TEMPORAL,
+    .keys = temporal_keys,
+    .options = temporal_options,
+    .state_size = sizeof(SpeedTemporalState),
+    .init = temporal_init,
+    .extract = temporal_extract,
+    .close = temporal_close,
+};

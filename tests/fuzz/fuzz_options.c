@@ -1,0 +1,45 @@
+/*
+ * Option parser fuzzer: the input is "feature\0options"; every registered
+ * extractor may be named. Accepted option sets are then run on one small
+ * frame pair, so values at the edges of their ranges reach the metrics.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vqx/vqx.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > 4096) return 0;
+    char *text = malloc(size + 2);
+    if (!text) return 0;
+    memcpy(text, data, size);
+    text[size] = text[size + 1] = 0;
+    const char *name = text;
+    const char *options = text + strlen(text) + 1;
+    if (options > text + size) options = "";
+
+    VqxContext *ctx = NULL;
+    if (!vqx_open(&ctx, NULL) && !vqx_use_feature(ctx, name, options)) {
+        VqxPicture ref, dis;
+        if (!vqx_picture_alloc(&ref, VQX_PIX_420, 8, 64, 48) &&
+            !vqx_picture_alloc(&dis, VQX_PIX_420, 8, 64, 48)) {
+            for (unsigned p = 0; p < 3; p++) {
+                for (unsigned y = 0; y < ref.h[p]; y++) {
+                    memset((uint8_t *)ref.data[p] + y * ref.stride[p], (int)(y * 3), ref.w[p]);
+                    memset((uint8_t *)dis.data[p] + y * dis.stride[p], (int)(y * 5), dis.w[p]);
+                }
+            }
+            vqx_send_pictures(ctx, &ref, &dis);
+        }
+        vqx_picture_free(&ref);
+        vqx_picture_free(&dis);
+        vqx_flush(ctx);
+    }
+    vqx_close(&ctx);
+    free(text);
+    return 0;
+}
