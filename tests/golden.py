@@ -70,9 +70,6 @@ def main():
     ap.add_argument("--run", required=True, help="golden run: v061_all, models or options")
     ap.add_argument("--feature", action="append", default=[],
                     help="feature name of the run to compute (its golden options are used)")
-    ap.add_argument("--extra-feature", action="append", default=[], metavar="SPEC",
-                    help="feature spec passed as --feature SPEC on every pair, for features "
-                         "the golden run computed through its model (e.g. vif for vmaf_v0.6.1)")
     ap.add_argument("--model", action="append", default=[],
                     help="model of the run to compute (its golden spec is used)")
     ap.add_argument("--extra-feature", action="append", default=[], metavar="SPEC",
@@ -108,7 +105,6 @@ def main():
             name = spec.split("=", 1)[0]
             if name in args.feature and f"feature {name}" not in skipped:
                 features.append(spec)
-        features += args.extra_feature
         for spec in features:
             cmd += ["--feature", spec]
         models = []
