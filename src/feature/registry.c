@@ -6,6 +6,11 @@
 extern const VqxFeatureExtractor vqx_fex_psnr;
 extern const VqxFeatureExtractor vqx_fex_vif;
 extern const VqxFeatureExtractor vqx_fex_float_vif;
+extern const VqxFeatureExtractor vqx_fex_motion;
+extern const VqxFeatureExtractor vqx_fex_float_motion;
+extern const VqxFeatureExtractor vqx_fex_float_psnr;
+extern const VqxFeatureExtractor vqx_fex_float_ansnr;
+extern const VqxFeatureExtractor vqx_fex_float_moment;
 extern const VqxFeatureExtractor vqx_fex_speed_chroma;
 extern const VqxFeatureExtractor vqx_fex_speed_temporal;
 
@@ -13,6 +18,11 @@ static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
     &vqx_fex_vif,
     &vqx_fex_float_vif,
+    &vqx_fex_motion,
+    &vqx_fex_float_motion,
+    &vqx_fex_float_psnr,
+    &vqx_fex_float_ansnr,
+    &vqx_fex_float_moment,
     &vqx_fex_speed_chroma,
     &vqx_fex_speed_temporal,
     NULL
