@@ -4,6 +4,8 @@
 #include "feature/registry.h"
 
 extern const VqxFeatureExtractor vqx_fex_psnr;
+extern const VqxFeatureExtractor vqx_fex_vif;
+extern const VqxFeatureExtractor vqx_fex_float_vif;
 extern const VqxFeatureExtractor vqx_fex_motion;
 extern const VqxFeatureExtractor vqx_fex_float_motion;
 extern const VqxFeatureExtractor vqx_fex_float_psnr;
@@ -15,6 +17,8 @@ extern const VqxFeatureExtractor vqx_fex_cambi;
 
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
+    &vqx_fex_vif,
+    &vqx_fex_float_vif,
     &vqx_fex_motion,
     &vqx_fex_float_motion,
     &vqx_fex_float_psnr,

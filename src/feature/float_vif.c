@@ -1,0 +1,620 @@
+/*
+ * Floating-point VIF, as libvmaf's "float_vif" extractor computes it on its
+ * scalar path (float_vif.c, vif.c, vif_tools.c): luma to float with an
+ * offset of -128, an optional resampling (vif_prescale), then four scales of
+ * Gaussian filtering (sizes 17, 9, 5, 3 times vif_kernelscale) and the
+ * "matching_matlab" statistic per pixel, summed in float row by row. The
+ * float and double steps, and their order, are libvmaf's.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "feature/extractor.h"
+#include "feature/float_picture.h"
+#include "feature/vif.h"
+
+#define SCALES 4
+#define MAX_TAPS 128 /* widest filter: 17 taps times the largest kernel scale */
+#define PI 3.14159265358979323846 /* M_PI, which strict C11 does not declare */
+
+enum Resampler { RESAMPLE_NEAREST, RESAMPLE_BILINEAR, RESAMPLE_BICUBIC, RESAMPLE_LANCZOS4 };
+
+static const char *const resamplers[] = { "nearest", "bilinear", "bicubic", "lanczos4", NULL };
+/* Source taps per output sample along one axis, per resampler. */
+static const unsigned resampler_taps[] = { 1, 2, 4, 9 };
+
+/* Resampling of one axis: for each output position, the source indices
+ * and the weights libvmaf computes for them. */
+typedef struct Axis {
+    int *index;
+    float *weight;
+} Axis;
+
+/* Reference and distorted planes of one scale; stride in floats. */
+typedef struct Plane {
+    float *ref, *dis;
+    ptrdiff_t stride;
+    unsigned w, h;
+} Plane;
+
+typedef struct FloatVifState {
+    bool debug;
+    double gain_limit;
+    double kernelscale;
+    double prescale;
+    double scale_min[SCALES]; /* [0] unused: scale 0 has no minimum option */
+    const char *prescale_method;
+    double sigma_nsq;
+    bool skip_scale0;
+
+    enum Resampler resampler;
+    bool resample;
+    unsigned src_w, src_h;
+    Plane input;              /* converted luma, source size */
+    Plane planes[SCALES];     /* [0]: resampled input, or the input itself */
+    float filter[SCALES][MAX_TAPS];
+    unsigned filter_width[SCALES];
+    Axis cols, rows;
+    /* Vertical sums of one row (padded for the horizontal mirror), and the
+     * five filtered rows the statistic reads. */
+    float *v_mu1, *v_mu2, *v_xx, *v_yy, *v_xy;
+    float *h_mu1, *h_mu2, *h_xx, *h_yy, *h_xy;
+    void *mem;
+} FloatVifState;
+
+enum {
+    KEY_SCALE0, KEY_SCALE1, KEY_SCALE2, KEY_SCALE3,
+    KEY_VIF, KEY_NUM, KEY_DEN,
+    KEY_NUM_SCALE0, KEY_DEN_SCALE0, /* then num, den of scales 1..3 */
+};
+
+static const char *const keys[] = {
+    "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score",
+    "VMAF_feature_vif_scale2_score", "VMAF_feature_vif_scale3_score",
+    "vif", "vif_num", "vif_den",
+    "vif_num_scale0", "vif_den_scale0", "vif_num_scale1", "vif_den_scale1",
+    "vif_num_scale2", "vif_den_scale2", "vif_num_scale3", "vif_den_scale3",
+    NULL
+};
+
+#define SCALE_MIN_OPTION(n)                                                         \
+    { .name = "vif_scale" #n "_min_val", .alias = "s" #n "miv",                      \
+      .help = "smallest scale " #n " score; lower ones are raised to it",            \
+      .type = VQX_OPT_DOUBLE, .offset = offsetof(FloatVifState, scale_min[n]),      \
+      .def.d = 0.0, .min = 0.0, .max = 1.0, .flags = VQX_OPT_NAMES_KEY }
+
+static const VqxOption options[] = {
+    { .name = "debug", .help = "also write vif, its numerator and denominator, per scale",
+      .type = VQX_OPT_BOOL, .offset = offsetof(FloatVifState, debug), .def.b = false },
+    { .name = "vif_enhn_gain_limit", .alias = "egl",
+      .help = "enhancement gain imposed on vif, >= 1.0, where 1.0 disables the gain",
+      .type = VQX_OPT_DOUBLE, .offset = offsetof(FloatVifState, gain_limit),
+      .def.d = 100.0, .min = 1.0, .max = 100.0, .flags = VQX_OPT_NAMES_KEY },
+    { .name = "vif_kernelscale", .alias = "ks",
+      .help = "scale of the Gaussian kernels (2.0 doubles their deviation and size)",
+      .type = VQX_OPT_DOUBLE, .offset = offsetof(FloatVifState, kernelscale),
+      .def.d = 1.0, .min = 0.1, .max = 4.0, .flags = VQX_OPT_NAMES_KEY },
+    { .name = "vif_prescale", .alias = "ps",
+      .help = "resize factor applied to the frame first (2.0 doubles each dimension)",
+      .type = VQX_OPT_DOUBLE, .offset = offsetof(FloatVifState, prescale),
+      .def.d = 1.0, .min = 0.1, .max = 4.0, .flags = VQX_OPT_NAMES_KEY },
+    SCALE_MIN_OPTION(1),
+    SCALE_MIN_OPTION(2),
+    SCALE_MIN_OPTION(3),
+    { .name = "vif_prescale_method", .alias = "pm",
+      .help = "resampler for vif_prescale: nearest, bilinear, bicubic or lanczos4",
+      .type = VQX_OPT_STRING, .offset = offsetof(FloatVifState, prescale_method),
+      .def.s = "nearest", .choices = resamplers, .flags = VQX_OPT_NAMES_KEY },
+    { .name = "vif_sigma_nsq", .alias = "snsq", .help = "neural noise variance",
+      .type = VQX_OPT_DOUBLE, .offset = offsetof(FloatVifState, sigma_nsq),
+      .def.d = 2.0, .min = 0.0, .max = 5.0, .flags = VQX_OPT_NAMES_KEY },
+    { .name = "vif_skip_scale0", .alias = "ssclz", .help = "skip scale 0 (its score reads 0)",
+      .type = VQX_OPT_BOOL, .offset = offsetof(FloatVifState, skip_scale0), .def.b = false,
+      .flags = VQX_OPT_NAMES_KEY },
+    { 0 }
+};
+
+/* Kernel scales libvmaf accepts, from libvmaf src/feature/vif_tools.h
+ * (Netflix, BSD+Patent). */
+static const float valid_kernelscales[] = {
+    1.0, 1.0f / 2.0f, 3.0f / 2.0f, 2.0f, 2.0f / 3.0f, 24.0f / 10.0f, 360.0f / 97.0f,
+    4.0f / 3.0f, 3.5f / 3.0f, 3.75f / 3.0f, 4.25f / 3.0f, 5.0f / 3.0f, 3.0f,
+    1.0f / 2.25f, 1.4746f, 1.54f, 1.6f, 1.06667f, 0.711111f, 0.740740f, 1.111111f,
+};
+
+static bool kernelscale_valid(float ks)
+{
+    for (size_t i = 0; i < sizeof(valid_kernelscales) / sizeof(valid_kernelscales[0]); i++)
+        if (fabsf(ks - valid_kernelscales[i]) < 1e-3)
+            return true;
+    return false;
+}
+
+/* Filter size of a scale: (2^(4 - scale) + 1) * ks, up to the next odd
+ * integer, at least 3. */
+static unsigned filter_size(unsigned scale, float ks)
+{
+    const int base = (1 << (4 - scale)) + 1;
+    int size = (int)ceil(base * ks);
+    if (size % 2 == 0) size++;
+    return size > 3 ? (unsigned)size : 3;
+}
+
+/* Normalised Gaussian of `size` taps with deviation size / 5, in libvmaf's
+ * mix of float and double. */
+static void gaussian_filter(float *out, unsigned size, float stdev)
+{
+    const int k = (int)(size - 1) / 2;
+    const float norm = (float)(1 / (stdev * sqrt(2 * PI)));
+    float sum = 0;
+    for (unsigned i = 0; i < size; i++) {
+        const float x = (float)((int)i - k);
+        const float e = (float)exp(-0.5 * x / stdev * x / stdev);
+        out[i] = e / norm;
+        sum += out[i];
+    }
+    for (unsigned i = 0; i < size; i++)
+        out[i] /= sum;
+}
+
+/* Polynomial log2 of vif_tools.c (VIF_OPT_FAST_LOG2): exponent plus a
+ * degree-8 fit of log2(1 + m). Coefficients from libvmaf
+ * src/feature/vif_tools.c (Netflix, BSD+Patent). */
+static float log2_fast(float x)
+{
+    static const float poly[9] = {
+        -0.012671635276421, 0.064841182402670, -0.157048836463065,
+        0.257167726303123, -0.353800560300520, 0.480131410397451,
+        -0.721314327952201, 1.442694803896991, 0
+    };
+    if (x == 0) return -INFINITY;
+    if (x < 0) return NAN;
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof(bits));
+    const int32_t exponent = (int32_t)((bits & 0x7F800000u) >> 23) - 127;
+    const uint32_t mantissa_bits = (bits & 0x007FFFFFu) | 0x3F800000u;
+    float mantissa;
+    memcpy(&mantissa, &mantissa_bits, sizeof(mantissa));
+    const float m = mantissa - 1.0f;
+    float p = 0;
+    for (unsigned i = 0; i < 9; i++)
+        p = p * m + poly[i];
+    return (float)exponent + p;
+}
+
+static float mirror_f(float i, float last)
+{
+    return i < 0 ? -i : i > last ? 2 * last - i : i;
+}
+
+static float bicubic_weight(float t)
+{
+    const float a = -0.75;
+    if (t < 0) t = -t;
+    if (t < 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
+    if (t < 2) return (((t - 5) * t + 8) * t - 4) * a;
+    return 0;
+}
+
+static float lanczos4_weight(float x)
+{
+    const float a = 4;
+    if (x == 0.0) return 1.0;
+    if (x > -a && x < a)
+        return (float)(a * sin(PI * x) * sin(PI * x / a) / (PI * PI * x * x));
+    return 0.0;
+}
+
+/* Source positions and weights of n_dst outputs from n_src inputs along
+ * one axis, as libvmaf's resamplers compute them per sample. */
+static void build_axis(Axis *ax, enum Resampler r, unsigned n_src, unsigned n_dst)
+{
+    const unsigned taps = resampler_taps[r];
+    const float ratio = (float)n_src / n_dst;
+    const float last = (float)(n_src - 1);
+    for (unsigned o = 0; o < n_dst; o++) {
+        int *idx = ax->index + (size_t)o * taps;
+        float *wt = ax->weight + (size_t)o * taps;
+        if (r == RESAMPLE_NEAREST) {
+            idx[0] = (int)((float)o * ratio);
+            wt[0] = 1;
+            continue;
+        }
+        const float pos = (float)((o + 0.5) * ratio - 0.5);
+        if (r == RESAMPLE_BILINEAR) {
+            idx[0] = (int)mirror_f((float)floor(pos), last);
+            idx[1] = (int)mirror_f((float)ceil(pos), last);
+            const float frac = pos - (float)idx[0];
+            wt[0] = 1 - frac;
+            wt[1] = frac;
+            continue;
+        }
+        const int origin = (int)floor(pos);
+        const float frac = pos - (float)origin;
+        const int reach = r == RESAMPLE_BICUBIC ? 1 : 4;
+        for (unsigned t = 0; t < taps; t++) {
+            const int i = (int)t - reach;
+            wt[t] = r == RESAMPLE_BICUBIC ? bicubic_weight((float)i - frac)
+                                          : lanczos4_weight((float)i - frac);
+            idx[t] = (int)mirror_f((float)(origin + i), last);
+        }
+    }
+}
+
+static void resample(const FloatVifState *s, const float *src, ptrdiff_t src_stride,
+                     float *dst, ptrdiff_t dst_stride, unsigned dst_w, unsigned dst_h)
+{
+    const unsigned taps = resampler_taps[s->resampler];
+    for (unsigned y = 0; y < dst_h; y++) {
+        const int *yi = s->rows.index + (size_t)y * taps;
+        const float *yw = s->rows.weight + (size_t)y * taps;
+        float *out = dst + (ptrdiff_t)y * dst_stride;
+        for (unsigned x = 0; x < dst_w; x++) {
+            const int *xi = s->cols.index + (size_t)x * taps;
+            const float *xw = s->cols.weight + (size_t)x * taps;
+            switch (s->resampler) {
+            case RESAMPLE_NEAREST:
+                out[x] = src[yi[0] * src_stride + xi[0]];
+                break;
+            case RESAMPLE_BILINEAR: {
+                const float *r1 = src + yi[0] * src_stride, *r2 = src + yi[1] * src_stride;
+                out[x] = yw[0] * xw[0] * r1[xi[0]] + yw[0] * xw[1] * r1[xi[1]] +
+                         yw[1] * xw[0] * r2[xi[0]] + yw[1] * xw[1] * r2[xi[1]];
+                break;
+            }
+            case RESAMPLE_BICUBIC: {
+                float v = 0.0f;
+                for (unsigned j = 0; j < taps; j++)
+                    for (unsigned i = 0; i < taps; i++)
+                        v += src[yi[j] * src_stride + xi[i]] * (xw[i] * yw[j]);
+                out[x] = v;
+                break;
+            }
+            case RESAMPLE_LANCZOS4: {
+                float v = 0.0f, total = 0.0f;
+                for (unsigned j = 0; j < taps; j++) {
+                    for (unsigned i = 0; i < taps; i++) {
+                        const float wgt = xw[i] * yw[j];
+                        total += wgt;
+                        v += src[yi[j] * src_stride + xi[i]] * wgt;
+                    }
+                }
+                out[x] = v / total;
+                break;
+            }
+            }
+        }
+    }
+}
+
+static void *carve(uint8_t **at, size_t bytes)
+{
+    void *p = *at;
+    *at += (bytes + 63) & ~(size_t)63;
+    return p;
+}
+
+static size_t rounded(size_t bytes)
+{
+    return (bytes + 63) & ~(size_t)63;
+}
+
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    FloatVifState *s = priv;
+    const float ks = (float)s->kernelscale;
+    if (!kernelscale_valid(ks))
+        return vqx_fail(sink, -EINVAL,
+                        "float_vif: vif_kernelscale %g is not one of the kernel scales "
+                        "libvmaf supports (1, 0.5, 1.5, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 3.75/3, "
+                        "4.25/3, 5/3, 3, 1/2.25, 1.4746, 1.54, 1.6, 1.06667, 0.711111, "
+                        "0.74074, 1.111111)", s->kernelscale);
+    for (unsigned r = 0; resamplers[r]; r++)
+        if (!strcmp(s->prescale_method, resamplers[r]))
+            s->resampler = (enum Resampler)r;
+
+    s->src_w = fmt->w;
+    s->src_h = fmt->h;
+    const unsigned w = (unsigned)(int)(fmt->w * s->prescale + 0.5);
+    const unsigned h = (unsigned)(int)(fmt->h * s->prescale + 0.5);
+    s->resample = w != fmt->w || h != fmt->h;
+
+    const unsigned first = s->skip_scale0 ? 1 : 0;
+    unsigned max_half = 0;
+    for (unsigned sc = 0; sc < SCALES; sc++) {
+        s->filter_width[sc] = filter_size(sc, ks);
+        gaussian_filter(s->filter[sc], s->filter_width[sc], s->filter_width[sc] / 5.0f);
+        const unsigned half = s->filter_width[sc] / 2;
+        if (sc >= first && half > max_half) max_half = half;
+        /* libvmaf mirrors once at the borders: each scale must be wider
+         * and taller than its filter's half width. */
+        if (sc >= first && ((w >> sc) <= half || (h >> sc) <= half))
+            return vqx_fail(sink, -EINVAL,
+                            "float_vif: frame %ux%u (%ux%u after vif_prescale) is too small: "
+                            "scale %u would be %ux%u, but its %u-tap filter needs both sides "
+                            "above %u",
+                            fmt->w, fmt->h, w, h, sc, w >> sc, h >> sc,
+                            s->filter_width[sc], half);
+    }
+    if (s->resample && (fmt->w < 8 || fmt->h < 8))
+        return vqx_fail(sink, -EINVAL,
+                        "float_vif: vif_prescale needs a frame of at least 8x8, not %ux%u",
+                        fmt->w, fmt->h);
+
+    const size_t taps = resampler_taps[s->resampler];
+    size_t bytes = 2 * rounded((size_t)fmt->w * fmt->h * sizeof(float));
+    for (unsigned sc = s->resample ? 0 : 1; sc < SCALES; sc++)
+        bytes += 2 * rounded((size_t)(w >> sc) * (h >> sc) * sizeof(float));
+    bytes += 5 * rounded((w + 2 * (size_t)max_half) * sizeof(float));
+    bytes += 5 * rounded(w * sizeof(float));
+    if (s->resample)
+        bytes += rounded(w * taps * sizeof(int)) + rounded(w * taps * sizeof(float)) +
+                 rounded(h * taps * sizeof(int)) + rounded(h * taps * sizeof(float));
+    s->mem = aligned_alloc(64, bytes);
+    if (!s->mem) return vqx_fail(sink, -ENOMEM, "float_vif: out of memory");
+
+    uint8_t *at = s->mem;
+    s->input = (Plane){ .w = fmt->w, .h = fmt->h, .stride = fmt->w };
+    s->input.ref = carve(&at, (size_t)fmt->w * fmt->h * sizeof(float));
+    s->input.dis = carve(&at, (size_t)fmt->w * fmt->h * sizeof(float));
+    for (unsigned sc = 0; sc < SCALES; sc++) {
+        Plane *p = &s->planes[sc];
+        if (sc == 0 && !s->resample) {
+            *p = s->input;
+            continue;
+        }
+        *p = (Plane){ .w = w >> sc, .h = h >> sc, .stride = w >> sc };
+        p->ref = carve(&at, (size_t)p->w * p->h * sizeof(float));
+        p->dis = carve(&at, (size_t)p->w * p->h * sizeof(float));
+    }
+    float **vert[5] = { &s->v_mu1, &s->v_mu2, &s->v_xx, &s->v_yy, &s->v_xy };
+    float **horz[5] = { &s->h_mu1, &s->h_mu2, &s->h_xx, &s->h_yy, &s->h_xy };
+    for (unsigned i = 0; i < 5; i++) {
+        *vert[i] = (float *)carve(&at, (w + 2 * (size_t)max_half) * sizeof(float)) + max_half;
+        *horz[i] = carve(&at, w * sizeof(float));
+    }
+    if (s->resample) {
+        s->cols.index = carve(&at, w * taps * sizeof(int));
+        s->cols.weight = carve(&at, w * taps * sizeof(float));
+        s->rows.index = carve(&at, h * taps * sizeof(int));
+        s->rows.weight = carve(&at, h * taps * sizeof(float));
+        build_axis(&s->cols, s->resampler, fmt->w, w);
+        build_axis(&s->rows, s->resampler, fmt->h, h);
+    }
+    return 0;
+}
+
+static void mirror_ends(float *row, unsigned w, unsigned half)
+{
+    for (unsigned f = 1; f <= half; f++) {
+        row[-(int)f] = row[f];
+        row[w - 1 + f] = row[w - 1 - f];
+    }
+}
+
+/* out[j] = sum_k f[k] * in[j - half + k], the terms added in tap order
+ * from 0.0f (as libvmaf's per-sample loop does), for all j at once. */
+static void filter_row(const float *f, unsigned width, const float *in, float *restrict out,
+                       unsigned w)
+{
+    const int half = (int)width / 2;
+    for (unsigned j = 0; j < w; j++)
+        out[j] = 0.0f + f[0] * in[(int)j - half];
+    for (unsigned k = 1; k < width; k++) {
+        const float c = f[k];
+        const float *src = in + (int)k - half;
+        for (unsigned j = 0; j < w; j++)
+            out[j] += c * src[j];
+    }
+}
+
+typedef struct Stat {
+    float gain_limit;
+    double sigma_nsq;
+    float sigma_max_inv;
+} Stat;
+
+/* Numerator and denominator of one pixel (vif_statistic_s). */
+static inline void pixel_stat(const Stat *st, float mu1, float mu2, float xx, float yy,
+                              float xy, float *num, float *den)
+{
+    const float eps = 1.0e-10f;
+    float sigma1_sq = xx - mu1 * mu1;
+    float sigma2_sq = yy - mu2 * mu2;
+    const float sigma12 = xy - mu1 * mu2;
+    sigma1_sq = sigma1_sq > 0.0f ? sigma1_sq : 0.0f;
+    sigma2_sq = sigma2_sq > 0.0f ? sigma2_sq : 0.0f;
+    float g, sv_sq;
+    if (sigma1_sq < eps) {
+        g = 0.0f;
+        sv_sq = sigma2_sq;
+        sigma1_sq = 0.0f;
+    } else {
+        g = sigma12 / (sigma1_sq + eps);
+        sv_sq = sigma2_sq - g * sigma12;
+    }
+    /* Below the noise floor the linear fallback replaces both logs. */
+    if (sigma1_sq < st->sigma_nsq) {
+        *num = 1.0f - sigma2_sq * st->sigma_max_inv;
+        *den = 1.0f;
+        return;
+    }
+    if (sigma2_sq < eps) {
+        g = 0.0f;
+        sv_sq = 0.0f;
+    }
+    if (g < 0.0f) {
+        sv_sq = sigma2_sq;
+        g = 0.0f;
+    }
+    sv_sq = sv_sq > eps ? sv_sq : eps;
+    g = g < st->gain_limit ? g : st->gain_limit;
+    *num = sigma12 < 0.0f ? 0.0f : log2_fast((float)(1.0f + (g * g * sigma1_sq) / (sv_sq + st->sigma_nsq)));
+    *den = log2_fast((float)(1.0f + sigma1_sq / st->sigma_nsq));
+}
+
+static void scale_stats(FloatVifState *s, const Plane *p, const float *f, unsigned width,
+                        float *num, float *den)
+{
+    const unsigned w = p->w, h = p->h, half = width / 2;
+    const Stat st = {
+        .gain_limit = (float)s->gain_limit,
+        .sigma_nsq = s->sigma_nsq,
+        .sigma_max_inv = (float)(powf((float)s->sigma_nsq, 2.0f) / (255.0 * 255.0)),
+    };
+    float *restrict vm1 = s->v_mu1, *restrict vm2 = s->v_mu2;
+    float *restrict vxx = s->v_xx, *restrict vyy = s->v_yy, *restrict vxy = s->v_xy;
+    float total_num = 0.0f, total_den = 0.0f;
+    for (unsigned i = 0; i < h; i++) {
+        for (unsigned k = 0; k < width; k++) {
+            const unsigned y = vif_mirror((int)i - (int)half + (int)k, h);
+            const float *restrict r = p->ref + (ptrdiff_t)y * p->stride;
+            const float *restrict d = p->dis + (ptrdiff_t)y * p->stride;
+            const float c = f[k];
+            if (k == 0) {
+                for (unsigned j = 0; j < w; j++) {
+                    vm1[j] = 0.0f + c * r[j];
+                    vm2[j] = 0.0f + c * d[j];
+                    vxx[j] = 0.0f + c * (r[j] * r[j]);
+                    vyy[j] = 0.0f + c * (d[j] * d[j]);
+                    vxy[j] = 0.0f + c * (r[j] * d[j]);
+                }
+            } else {
+                for (unsigned j = 0; j < w; j++) {
+                    vm1[j] += c * r[j];
+                    vm2[j] += c * d[j];
+                    vxx[j] += c * (r[j] * r[j]);
+                    vyy[j] += c * (d[j] * d[j]);
+                    vxy[j] += c * (r[j] * d[j]);
+                }
+            }
+        }
+        float *v[5] = { vm1, vm2, vxx, vyy, vxy };
+        float *o[5] = { s->h_mu1, s->h_mu2, s->h_xx, s->h_yy, s->h_xy };
+        for (unsigned a = 0; a < 5; a++) {
+            mirror_ends(v[a], w, half);
+            filter_row(f, width, v[a], o[a], w);
+        }
+        float row_num = 0, row_den = 0;
+        for (unsigned j = 0; j < w; j++) {
+            float n, d;
+            pixel_stat(&st, s->h_mu1[j], s->h_mu2[j], s->h_xx[j], s->h_yy[j], s->h_xy[j], &n, &d);
+            row_num += n;
+            row_den += d;
+        }
+        total_num += row_num;
+        total_den += row_den;
+    }
+    *num = total_num;
+    *den = total_den;
+}
+
+/* Next scale: filter with the next scale's kernel and keep even rows and
+ * columns; only the kept samples are filtered. */
+static void downsample(FloatVifState *s, const Plane *src, const Plane *dst, const float *f,
+                       unsigned width)
+{
+    const unsigned half = width / 2;
+    float *restrict vr = s->v_mu1, *restrict vd = s->v_mu2;
+    for (unsigned i = 0; i < dst->h; i++) {
+        for (unsigned k = 0; k < width; k++) {
+            const unsigned y = vif_mirror((int)(2 * i) - (int)half + (int)k, src->h);
+            const float *restrict r = src->ref + (ptrdiff_t)y * src->stride;
+            const float *restrict d = src->dis + (ptrdiff_t)y * src->stride;
+            const float c = f[k];
+            if (k == 0) {
+                for (unsigned j = 0; j < src->w; j++) {
+                    vr[j] = 0.0f + c * r[j];
+                    vd[j] = 0.0f + c * d[j];
+                }
+            } else {
+                for (unsigned j = 0; j < src->w; j++) {
+                    vr[j] += c * r[j];
+                    vd[j] += c * d[j];
+                }
+            }
+        }
+        mirror_ends(vr, src->w, half);
+        mirror_ends(vd, src->w, half);
+        float *out_r = dst->ref + (ptrdiff_t)i * dst->stride;
+        float *out_d = dst->dis + (ptrdiff_t)i * dst->stride;
+        for (unsigned j = 0; j < dst->w; j++) {
+            const float *a = vr + 2 * j - half, *b = vd + 2 * j - half;
+            float sr = 0.0f, sd = 0.0f;
+            for (unsigned k = 0; k < width; k++) {
+                sr += f[k] * a[k];
+                sd += f[k] * b[k];
+            }
+            out_r[j] = sr;
+            out_d[j] = sd;
+        }
+    }
+}
+
+static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
+                   unsigned frame, VqxSink *sink)
+{
+    FloatVifState *s = priv;
+    vqx_float_plane(s->input.ref, s->input.stride, ref, 0, -128.0f);
+    vqx_float_plane(s->input.dis, s->input.stride, dis, 0, -128.0f);
+    if (s->resample) {
+        const Plane *p = &s->planes[0];
+        resample(s, s->input.ref, s->input.stride, p->ref, p->stride, p->w, p->h);
+        resample(s, s->input.dis, s->input.stride, p->dis, p->stride, p->w, p->h);
+    }
+
+    float num[SCALES] = { 0 }, den[SCALES] = { 0 };
+    const unsigned first = s->skip_scale0 ? 1 : 0;
+    for (unsigned sc = first; sc < SCALES; sc++) {
+        if (sc > 0)
+            downsample(s, &s->planes[sc - 1], &s->planes[sc], s->filter[sc], s->filter_width[sc]);
+        scale_stats(s, &s->planes[sc], s->filter[sc], s->filter_width[sc], &num[sc], &den[sc]);
+    }
+
+    int err = 0;
+    err |= vqx_emit(sink, KEY_SCALE0, frame, s->skip_scale0 ? 0.0 : (double)num[0] / den[0]);
+    for (unsigned sc = 1; sc < SCALES; sc++) {
+        const double score = (double)num[sc] / den[sc];
+        err |= vqx_emit(sink, KEY_SCALE0 + sc, frame,
+                        score > s->scale_min[sc] ? score : s->scale_min[sc]);
+    }
+    if (!s->debug) return err;
+
+    double score_num = 0.0, score_den = 0.0;
+    for (unsigned sc = first; sc < SCALES; sc++) {
+        score_num += num[sc];
+        score_den += den[sc];
+    }
+    err |= vqx_emit(sink, KEY_VIF, frame, score_den == 0.0 ? 1.0 : score_num / score_den);
+    err |= vqx_emit(sink, KEY_NUM, frame, score_num);
+    err |= vqx_emit(sink, KEY_DEN, frame, score_den);
+    for (unsigned sc = 0; sc < SCALES; sc++) {
+        const bool skipped = sc < first;
+        err |= vqx_emit(sink, KEY_NUM_SCALE0 + 2 * sc, frame, skipped ? 0.0 : num[sc]);
+        err |= vqx_emit(sink, KEY_DEN_SCALE0 + 2 * sc, frame, skipped ? -1.0 : den[sc]);
+    }
+    return err;
+}
+
+static void close_float_vif(void *priv)
+{
+    FloatVifState *s = priv;
+    free(s->mem);
+    s->mem = NULL;
+}
+
+const VqxFeatureExtractor vqx_fex_float_vif = {
+    .name = "float_vif",
+    .backend = VQX_BACKEND_CPU,
+    .keys = keys,
+    .options = options,
+    .state_size = sizeof(FloatVifState),
+    .init = init,
+    .extract = extract,
+    .close = close_float_vif,
+};

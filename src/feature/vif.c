@@ -1,0 +1,364 @@
+/*
+ * Integer VIF (visual information fidelity), as libvmaf's "vif" extractor
+ * computes it on its scalar path: a four-scale Gaussian pyramid in fixed
+ * point, local means, variances and covariance from separable 17/9/5/3-tap
+ * filters, and per pixel the information ratio
+ *   num = log2(1 + g^2 sigma1^2 / (sv^2 + sigma_n^2)),
+ *   den = log2(1 + sigma1^2 / sigma_n^2),
+ * with log2 from a 2048-scaled table of 16-bit mantissas, and a linear
+ * fallback where the reference variance is below the noise floor.
+ * Per scale, score = sum(num) / sum(den).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "feature/extractor.h"
+#include "feature/vif.h"
+
+/* Filter taps per scale, from libvmaf src/feature/integer_vif.h (Netflix,
+ * BSD+Patent). */
+static const uint16_t taps_scale0[17] = {
+    489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274, 3896, 2640, 1640, 935, 489
+};
+static const uint16_t taps_scale1[9] = { 1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244 };
+static const uint16_t taps_scale2[5] = { 3571, 16004, 26386, 16004, 3571 };
+static const uint16_t taps_scale3[3] = { 10904, 43728, 10904 };
+
+static const VifFilter filters[VIF_SCALES] = {
+    { taps_scale0, 17 }, { taps_scale1, 9 }, { taps_scale2, 5 }, { taps_scale3, 3 },
+};
+
+/* Smallest frame for which every scale's mirror stays inside the image:
+ * the coarsest scale (w >> 3) must be wider than its filter's half width. */
+#define VIF_MIN_SIZE 16
+
+/* Noise variance 2, in the 16.16 fixed point of the variances. */
+#define SIGMA_NSQ (2 << 16)
+
+#define DEFAULT_GAIN_LIMIT 100.0
+
+typedef struct VifState {
+    bool debug;
+    double gain_limit;
+    bool skip_scale0;
+
+    unsigned bpc;
+    VifPlane planes[VIF_SCALES]; /* scales 1..3 point into `mem` */
+    VifColumns cols;
+    /* Horizontal sums of one row: means (32-bit) and second moments. */
+    uint32_t *h_mu1, *h_mu2;
+    uint64_t *h_ref_sq, *h_dis_sq, *h_ref_dis;
+    void *mem;
+    /* log2(i) * 2048 for i in [32768, 65535], as libvmaf rounds it. */
+    uint16_t log2_table[65536];
+} VifState;
+
+enum {
+    KEY_SCALE0, KEY_SCALE1, KEY_SCALE2, KEY_SCALE3,
+    KEY_VIF, KEY_NUM, KEY_DEN,
+    KEY_NUM_SCALE0, KEY_DEN_SCALE0, /* then num, den of scales 1..3 */
+};
+
+static const char *const keys[] = {
+    "VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
+    "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score",
+    "integer_vif", "integer_vif_num", "integer_vif_den",
+    "integer_vif_num_scale0", "integer_vif_den_scale0",
+    "integer_vif_num_scale1", "integer_vif_den_scale1",
+    "integer_vif_num_scale2", "integer_vif_den_scale2",
+    "integer_vif_num_scale3", "integer_vif_den_scale3",
+    NULL
+};
+
+static const VqxOption options[] = {
+    { .name = "debug", .help = "also write integer_vif, its numerator and denominator, per scale",
+      .type = VQX_OPT_BOOL, .offset = offsetof(VifState, debug), .def.b = false },
+    { .name = "vif_enhn_gain_limit", .alias = "egl",
+      .help = "enhancement gain imposed on vif, >= 1.0, where 1.0 disables the gain",
+      .type = VQX_OPT_DOUBLE, .offset = offsetof(VifState, gain_limit),
+      .def.d = DEFAULT_GAIN_LIMIT, .min = 1.0, .max = DEFAULT_GAIN_LIMIT,
+      .flags = VQX_OPT_NAMES_KEY },
+    { .name = "vif_skip_scale0", .alias = "ssclz", .help = "skip scale 0 (its score reads 0)",
+      .type = VQX_OPT_BOOL, .offset = offsetof(VifState, skip_scale0), .def.b = false,
+      .flags = VQX_OPT_NAMES_KEY },
+    { 0 }
+};
+
+/* Carves 64-byte aligned arrays out of one block. */
+static void *carve(uint8_t **at, size_t bytes)
+{
+    void *p = *at;
+    *at += (bytes + 63) & ~(size_t)63;
+    return p;
+}
+
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    VifState *s = priv;
+    if (fmt->w < VIF_MIN_SIZE || fmt->h < VIF_MIN_SIZE)
+        return vqx_fail(sink, -EINVAL,
+                        "vif: frame %ux%u is too small, the four-scale pyramid needs at least %ux%u",
+                        fmt->w, fmt->h, VIF_MIN_SIZE, VIF_MIN_SIZE);
+    s->bpc = fmt->bpc;
+
+    const size_t w = fmt->w;
+    const size_t padded = w + 2 * VIF_MAX_HALF;
+    size_t bytes = 5 * ((padded * sizeof(uint32_t) + 63) & ~(size_t)63) +
+                   3 * ((w * sizeof(uint64_t) + 63) & ~(size_t)63) +
+                   2 * ((w * sizeof(uint32_t) + 63) & ~(size_t)63) +
+                   3 * ((w * sizeof(uint64_t) + 63) & ~(size_t)63);
+    for (unsigned sc = 1; sc < VIF_SCALES; sc++)
+        bytes += 2 * (((size_t)(fmt->w >> sc) * (fmt->h >> sc) * sizeof(uint16_t) + 63) & ~(size_t)63);
+    s->mem = aligned_alloc(64, bytes);
+    if (!s->mem) return vqx_fail(sink, -ENOMEM, "vif: out of memory");
+
+    uint8_t *at = s->mem;
+    uint32_t **col_arrays[5] = { &s->cols.mu1, &s->cols.mu2, &s->cols.ref_sq,
+                                 &s->cols.dis_sq, &s->cols.ref_dis };
+    for (unsigned i = 0; i < 5; i++)
+        *col_arrays[i] = (uint32_t *)carve(&at, padded * sizeof(uint32_t)) + VIF_MAX_HALF;
+    for (unsigned i = 0; i < 3; i++)
+        s->cols.scratch[i] = carve(&at, w * sizeof(uint64_t));
+    s->h_mu1 = carve(&at, w * sizeof(uint32_t));
+    s->h_mu2 = carve(&at, w * sizeof(uint32_t));
+    s->h_ref_sq = carve(&at, w * sizeof(uint64_t));
+    s->h_dis_sq = carve(&at, w * sizeof(uint64_t));
+    s->h_ref_dis = carve(&at, w * sizeof(uint64_t));
+    for (unsigned sc = 1; sc < VIF_SCALES; sc++) {
+        VifPlane *p = &s->planes[sc];
+        p->w = fmt->w >> sc;
+        p->h = fmt->h >> sc;
+        p->ref_stride = p->dis_stride = (ptrdiff_t)(p->w * sizeof(uint16_t));
+        p->ref = carve(&at, (size_t)p->w * p->h * sizeof(uint16_t));
+        p->dis = carve(&at, (size_t)p->w * p->h * sizeof(uint16_t));
+    }
+
+    /* The table of libvmaf's log_generate(): round(log2f(i) * 2048). */
+    for (unsigned i = 32767; i < 65536; i++)
+        s->log2_table[i] = (uint16_t)round(log2f((float)i) * 2048.0f);
+    return 0;
+}
+
+/* log2(x) * 2048 from the 16 leading bits of x; x >= 2^16. */
+static inline int32_t log2_q11_32(const uint16_t *table, uint32_t x)
+{
+    const int k = 16 - __builtin_clz(x);
+    return table[x >> k] + 2048 * k;
+}
+
+static inline int32_t log2_q11_64(const uint16_t *table, uint64_t x)
+{
+    const int k = 48 - __builtin_clzll(x);
+    return table[x >> k] + 2048 * k;
+}
+
+/* Mirror `half` entries beyond each end of a row of w entries. */
+static void mirror_ends(uint32_t *row, unsigned w, unsigned half)
+{
+    for (unsigned f = 1; f <= half; f++) {
+        row[-(int)f] = row[f];
+        row[w - 1 + f] = row[w - 1 - f];
+    }
+}
+
+typedef struct VifSums {
+    int64_t num_log, den_log;         /* log2 terms, 2048-scaled */
+    int64_t num_non_log, den_non_log; /* below the noise floor */
+} VifSums;
+
+/* One pixel's contribution, from the filtered means (16.16 of the 8-bit
+ * range, squared below in 64 bits) and the filtered second moments. */
+static inline void add_pixel(VifSums *sums, const uint16_t *log2_table, double gain_limit,
+                             uint32_t mu1, uint32_t mu2, uint64_t ref_sq_sum,
+                             uint64_t dis_sq_sum, uint64_t ref_dis_sum)
+{
+    const uint32_t mu1_sq = (uint32_t)(((uint64_t)mu1 * mu1 + 2147483648u) >> 32);
+    const uint32_t mu2_sq = (uint32_t)(((uint64_t)mu2 * mu2 + 2147483648u) >> 32);
+    const uint32_t mu1_mu2 = (uint32_t)(((uint64_t)mu1 * mu2 + 2147483648u) >> 32);
+    const uint32_t xx = (uint32_t)((ref_sq_sum + 32768) >> 16);
+    const uint32_t yy = (uint32_t)((dis_sq_sum + 32768) >> 16);
+    const uint32_t xy = (uint32_t)((ref_dis_sum + 32768) >> 16);
+
+    const int32_t sigma1_sq = (int32_t)(xx - mu1_sq);
+    int32_t sigma2_sq = (int32_t)(yy - mu2_sq);
+    const int32_t sigma12 = (int32_t)(xy - mu1_mu2);
+    if (sigma2_sq < 0) sigma2_sq = 0;
+
+    if (sigma1_sq < SIGMA_NSQ) {
+        sums->num_non_log += sigma2_sq;
+        sums->den_non_log++;
+        return;
+    }
+    /* log2(1 + sigma1^2 / sigma_n^2) = log2(sigma_n^2 + sigma1^2) - 17 */
+    sums->den_log += log2_q11_32(log2_table, (uint32_t)(SIGMA_NSQ + sigma1_sq)) - 2048 * 17;
+    if (sigma12 > 0 && sigma2_sq > 0) {
+        /* log2((sv^2 + sigma_n^2 + g^2 sigma1^2) / (sv^2 + sigma_n^2)); the
+         * double arithmetic and truncations are libvmaf's. */
+        const double eps = 65536 * 1.0e-10;
+        double g = sigma12 / (sigma1_sq + eps);
+        int32_t sv_sq = (int32_t)(sigma2_sq - g * sigma12);
+        if (sv_sq < 0) sv_sq = 0;
+        if (!(g < gain_limit)) g = gain_limit;
+        const uint32_t noise = (uint32_t)(sv_sq + SIGMA_NSQ);
+        const int64_t total = (int64_t)(g * g * sigma1_sq) + noise;
+        sums->num_log += log2_q11_64(log2_table, (uint64_t)total) - log2_q11_64(log2_table, noise);
+    }
+}
+
+/* One tap of the horizontal statistics pass (first tap sets, others add). */
+static void horizontal_tap(const uint32_t *restrict a, const uint32_t *restrict b,
+                           const uint32_t *restrict x, const uint32_t *restrict y,
+                           const uint32_t *restrict z, uint32_t t, unsigned w, int first,
+                           uint32_t *restrict mu1, uint32_t *restrict mu2,
+                           uint64_t *restrict ref_sq, uint64_t *restrict dis_sq,
+                           uint64_t *restrict ref_dis)
+{
+    if (first) {
+        for (unsigned j = 0; j < w; j++) {
+            mu1[j] = t * a[j];
+            mu2[j] = t * b[j];
+            ref_sq[j] = (uint64_t)t * x[j];
+            dis_sq[j] = (uint64_t)t * y[j];
+            ref_dis[j] = (uint64_t)t * z[j];
+        }
+    } else {
+        for (unsigned j = 0; j < w; j++) {
+            mu1[j] += t * a[j];
+            mu2[j] += t * b[j];
+            ref_sq[j] += (uint64_t)t * x[j];
+            dis_sq[j] += (uint64_t)t * y[j];
+            ref_dis[j] += (uint64_t)t * z[j];
+        }
+    }
+}
+
+/* Numerator and denominator of one scale. */
+static void scale_stats(VifState *s, const VifPlane *p, const VifFilter *f,
+                        const VifShifts *sh, bool eight_bit, float *num, float *den)
+{
+    const unsigned w = p->w, half = f->width / 2;
+    VifColumns *c = &s->cols;
+    VifSums sums = { 0 };
+    for (unsigned i = 0; i < p->h; i++) {
+        (eight_bit ? vqx_vif_columns_stats_8bpc : vqx_vif_columns_stats_16bpc)(p, i, f, sh, c);
+        mirror_ends(c->mu1, w, half);
+        mirror_ends(c->mu2, w, half);
+        mirror_ends(c->ref_sq, w, half);
+        mirror_ends(c->dis_sq, w, half);
+        mirror_ends(c->ref_dis, w, half);
+
+        for (unsigned k = 0; k < f->width; k++) {
+            const int o = (int)k - (int)half;
+            horizontal_tap(c->mu1 + o, c->mu2 + o, c->ref_sq + o, c->dis_sq + o, c->ref_dis + o,
+                           f->taps[k], w, k == 0, s->h_mu1, s->h_mu2, s->h_ref_sq, s->h_dis_sq,
+                           s->h_ref_dis);
+        }
+        for (unsigned j = 0; j < w; j++)
+            add_pixel(&sums, s->log2_table, s->gain_limit, s->h_mu1[j], s->h_mu2[j],
+                      s->h_ref_sq[j], s->h_dis_sq[j], s->h_ref_dis[j]);
+    }
+    *num = (float)(sums.num_log / 2048.0 +
+                   (sums.den_non_log - (sums.num_non_log / 16384.0) / 65025.0));
+    *den = (float)(sums.den_log / 2048.0 + sums.den_non_log);
+}
+
+/* Next scale: low-pass with the next scale's filter, keep even rows and
+ * columns. Only the kept positions are filtered. */
+static void downsample(VifState *s, const VifPlane *src, VifPlane *dst, const VifFilter *f,
+                       unsigned shift, bool eight_bit)
+{
+    const unsigned half = f->width / 2;
+    uint32_t *cr = s->cols.mu1, *cd = s->cols.mu2;
+    uint16_t *out_ref = (uint16_t *)dst->ref, *out_dis = (uint16_t *)dst->dis;
+    for (unsigned i = 0; i < dst->h; i++) {
+        (eight_bit ? vqx_vif_columns_means_8bpc : vqx_vif_columns_means_16bpc)(
+            src, 2 * i, f, shift, 1u << (shift - 1), cr, cd);
+        mirror_ends(cr, src->w, half);
+        mirror_ends(cd, src->w, half);
+        for (unsigned j = 0; j < dst->w; j++) {
+            const uint32_t *a = cr + 2 * j - half, *b = cd + 2 * j - half;
+            uint32_t sum_ref = 0, sum_dis = 0;
+            for (unsigned k = 0; k < f->width; k++) {
+                sum_ref += f->taps[k] * a[k];
+                sum_dis += f->taps[k] * b[k];
+            }
+            out_ref[j] = (uint16_t)((sum_ref + 32768) >> 16);
+            out_dis[j] = (uint16_t)((sum_dis + 32768) >> 16);
+        }
+        out_ref += dst->w;
+        out_dis += dst->w;
+    }
+}
+
+static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
+                   unsigned frame, VqxSink *sink)
+{
+    VifState *s = priv;
+    const unsigned bpc = s->bpc;
+    s->planes[0] = (VifPlane){
+        .ref = ref->data[0], .dis = dis->data[0],
+        .ref_stride = ref->stride[0], .dis_stride = dis->stride[0],
+        .w = ref->w[0], .h = ref->h[0],
+    };
+
+    /* Scale 0 works on the samples as they are; from scale 1 on, samples
+     * are 16-bit means whatever the input depth. */
+    static const VifShifts coarse = { 16, 32768, 16, 32768 };
+    const unsigned sq_shift0 = 2 * (bpc - 8);
+    const VifShifts fine = { bpc, 1u << (bpc - 1), sq_shift0,
+                             sq_shift0 ? (uint64_t)1 << (sq_shift0 - 1) : 0 };
+
+    float num[VIF_SCALES] = { 0 }, den[VIF_SCALES] = { 0 };
+    const unsigned first = s->skip_scale0 ? 1 : 0;
+    for (unsigned sc = first; sc < VIF_SCALES; sc++) {
+        if (sc > 0)
+            downsample(s, &s->planes[sc - 1], &s->planes[sc], &filters[sc],
+                       sc == 1 ? bpc : 16, sc == 1 && bpc == 8);
+        scale_stats(s, &s->planes[sc], &filters[sc], sc ? &coarse : &fine,
+                    sc == 0 && bpc == 8, &num[sc], &den[sc]);
+    }
+
+    int err = 0;
+    err |= vqx_emit(sink, KEY_SCALE0, frame, s->skip_scale0 ? 0.0 : (double)(num[0] / den[0]));
+    for (unsigned sc = 1; sc < VIF_SCALES; sc++)
+        err |= vqx_emit(sink, KEY_SCALE0 + sc, frame, (double)(num[sc] / den[sc]));
+    if (!s->debug) return err;
+
+    double score_num = 0.0, score_den = 0.0;
+    for (unsigned sc = first; sc < VIF_SCALES; sc++) {
+        score_num += num[sc];
+        score_den += den[sc];
+    }
+    err |= vqx_emit(sink, KEY_VIF, frame, score_den == 0.0 ? 1.0 : score_num / score_den);
+    err |= vqx_emit(sink, KEY_NUM, frame, score_num);
+    err |= vqx_emit(sink, KEY_DEN, frame, score_den);
+    for (unsigned sc = 0; sc < VIF_SCALES; sc++) {
+        const bool skipped = sc < first;
+        err |= vqx_emit(sink, KEY_NUM_SCALE0 + 2 * sc, frame, skipped ? 0.0 : num[sc]);
+        err |= vqx_emit(sink, KEY_DEN_SCALE0 + 2 * sc, frame, skipped ? -1.0 : den[sc]);
+    }
+    return err;
+}
+
+static void close_vif(void *priv)
+{
+    VifState *s = priv;
+    free(s->mem);
+    s->mem = NULL;
+}
+
+const VqxFeatureExtractor vqx_fex_vif = {
+    .name = "vif",
+    .backend = VQX_BACKEND_CPU,
+    .keys = keys,
+    .options = options,
+    .state_size = sizeof(VifState),
+    .init = init,
+    .extract = extract,
+    .close = close_vif,
+};

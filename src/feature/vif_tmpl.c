@@ -1,0 +1,109 @@
+#include "bitdepth.h"
+#include "feature/vif.h"
+
+/* Products of two samples fit 16 bits for 8-bit samples, and sums of
+ * filtered squares 32 bits (65536 * 255^2 < 2^32); wider samples need 32
+ * and 64. Narrow types let the compiler use widening multiplies. */
+#if BITDEPTH == 8
+typedef uint16_t product;
+typedef uint32_t sq_sum;
+#else
+typedef uint32_t product;
+typedef uint64_t sq_sum;
+#endif
+
+/* One filter tap of the statistics pass over a row pair: the first tap
+ * sets the sums, the others add to them. Restrict parameters let the
+ * compiler vectorize across columns; c * (x * y) equals libvmaf's
+ * (c * x) * y in integers. */
+static void stats_tap(const pixel *restrict r, const pixel *restrict d, uint16_t c,
+                      unsigned w, int first, uint32_t *restrict mu1, uint32_t *restrict mu2,
+                      sq_sum *restrict rr, sq_sum *restrict dd, sq_sum *restrict rd)
+{
+    if (first) {
+        for (unsigned j = 0; j < w; j++) {
+            mu1[j] = (uint32_t)c * r[j];
+            mu2[j] = (uint32_t)c * d[j];
+            rr[j] = (sq_sum)c * (product)((product)r[j] * r[j]);
+            dd[j] = (sq_sum)c * (product)((product)d[j] * d[j]);
+            rd[j] = (sq_sum)c * (product)((product)r[j] * d[j]);
+        }
+    } else {
+        for (unsigned j = 0; j < w; j++) {
+            mu1[j] += (uint32_t)c * r[j];
+            mu2[j] += (uint32_t)c * d[j];
+            rr[j] += (sq_sum)c * (product)((product)r[j] * r[j]);
+            dd[j] += (sq_sum)c * (product)((product)d[j] * d[j]);
+            rd[j] += (sq_sum)c * (product)((product)r[j] * d[j]);
+        }
+    }
+}
+
+static void stats_shift(unsigned w, const VifShifts *sh, uint32_t *restrict mu1,
+                        uint32_t *restrict mu2, const sq_sum *restrict rr,
+                        const sq_sum *restrict dd, const sq_sum *restrict rd,
+                        uint32_t *restrict ref_sq, uint32_t *restrict dis_sq,
+                        uint32_t *restrict ref_dis)
+{
+    const uint32_t mean_round = sh->mean_round;
+    const unsigned mean_shift = sh->mean, sq_shift = sh->sq;
+    const sq_sum sq_round = (sq_sum)sh->sq_round;
+    for (unsigned j = 0; j < w; j++) {
+        mu1[j] = (uint16_t)((mu1[j] + mean_round) >> mean_shift);
+        mu2[j] = (uint16_t)((mu2[j] + mean_round) >> mean_shift);
+        ref_sq[j] = (uint32_t)((rr[j] + sq_round) >> sq_shift);
+        dis_sq[j] = (uint32_t)((dd[j] + sq_round) >> sq_shift);
+        ref_dis[j] = (uint32_t)((rd[j] + sq_round) >> sq_shift);
+    }
+}
+
+void BF(vqx_vif_columns_stats)(const VifPlane *p, unsigned row,
+                               const VifFilter *f, const VifShifts *sh,
+                               VifColumns *out)
+{
+    const int top = (int)row - (int)(f->width / 2);
+    sq_sum *rr = out->scratch[0], *dd = out->scratch[1], *rd = out->scratch[2];
+    /* Taps outermost: each pass streams one row of each plane. Integer sums
+     * do not depend on the order of the terms. */
+    for (unsigned k = 0; k < f->width; k++) {
+        const unsigned y = vif_mirror(top + (int)k, p->h);
+        stats_tap(PIXEL_ROW(pixel, p->ref, p->ref_stride, y),
+                  PIXEL_ROW(pixel, p->dis, p->dis_stride, y), f->taps[k], p->w, k == 0,
+                  out->mu1, out->mu2, rr, dd, rd);
+    }
+    stats_shift(p->w, sh, out->mu1, out->mu2, rr, dd, rd, out->ref_sq, out->dis_sq, out->ref_dis);
+}
+
+static void means_tap(const pixel *restrict r, const pixel *restrict d, uint16_t c,
+                      unsigned w, int first, uint32_t *restrict ref_out,
+                      uint32_t *restrict dis_out)
+{
+    if (first) {
+        for (unsigned j = 0; j < w; j++) {
+            ref_out[j] = (uint32_t)c * r[j];
+            dis_out[j] = (uint32_t)c * d[j];
+        }
+    } else {
+        for (unsigned j = 0; j < w; j++) {
+            ref_out[j] += (uint32_t)c * r[j];
+            dis_out[j] += (uint32_t)c * d[j];
+        }
+    }
+}
+
+void BF(vqx_vif_columns_means)(const VifPlane *p, unsigned row,
+                               const VifFilter *f, unsigned shift, uint32_t round,
+                               uint32_t *restrict ref_out, uint32_t *restrict dis_out)
+{
+    const int top = (int)row - (int)(f->width / 2);
+    for (unsigned k = 0; k < f->width; k++) {
+        const unsigned y = vif_mirror(top + (int)k, p->h);
+        means_tap(PIXEL_ROW(pixel, p->ref, p->ref_stride, y),
+                  PIXEL_ROW(pixel, p->dis, p->dis_stride, y), f->taps[k], p->w, k == 0,
+                  ref_out, dis_out);
+    }
+    for (unsigned j = 0; j < p->w; j++) {
+        ref_out[j] = (uint16_t)((ref_out[j] + round) >> shift);
+        dis_out[j] = (uint16_t)((dis_out[j] + round) >> shift);
+    }
+}
