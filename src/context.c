@@ -232,7 +232,8 @@ int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
     char suffix[KEY_LEN], name[2 * KEY_LEN];
     vqx_options_key_suffix(fex, probe, suffix, sizeof(suffix));
     for (unsigned k = 0; k < n_keys; k++) {
-        snprintf(name, sizeof(name), "%s%s", vqx_key_alias(fex->keys[k]), suffix);
+        const bool plain = k < 64 && (fex->unsuffixed_keys >> k & 1);
+        snprintf(name, sizeof(name), "%s%s", vqx_key_alias(fex->keys[k]), plain ? "" : suffix);
         ret = vqx_collector_key(&ctx->collector, name, &f->key_ids[k]);
         if (ret) return set_error(ctx, ret, "out of memory");
     }
@@ -298,10 +299,10 @@ int vqx_use_model(VqxContext *ctx, const char *spec)
         while (strcmp(fex->keys[k], key)) k++;
         p->in_ids[i] = f->key_ids[k];
     }
-    for (unsigned i = 0; i < p->n_out; i++) {
-        ret = vqx_collector_key(&ctx->collector, vqx_model_output_name(model, i), &p->out_ids[i]);
-        if (ret) return set_error(ctx, ret, "out of memory");
-    }
+    /* the score key now; a bootstrap model's further outputs at the start,
+     * after every model's score, as libvmaf orders them */
+    ret = vqx_collector_key(&ctx->collector, vqx_model_output_name(model, 0), &p->out_ids[0]);
+    if (ret) return set_error(ctx, ret, "out of memory");
     return 0;
 }
 
@@ -547,6 +548,13 @@ static int start(VqxContext *ctx, const VqxPicture *ref)
     ctx->q_cap = (ctx->n_features ? ctx->n_features : 1) * ctx->max_inflight;
     ctx->queue = calloc(ctx->q_cap, sizeof(*ctx->queue));
     if (!ctx->queue) return set_error(ctx, -ENOMEM, "out of memory");
+    for (unsigned i = 0; i < ctx->n_predictors; i++) {
+        Predictor *p = &ctx->predictors[i];
+        for (unsigned o = 1; o < p->n_out; o++) {
+            int ret = vqx_collector_key(&ctx->collector, vqx_model_output_name(p->model, o), &p->out_ids[o]);
+            if (ret) return set_error(ctx, ret, "out of memory");
+        }
+    }
 
     for (unsigned i = 0; i < ctx->n_features; i++) {
         Feature *f = &ctx->features[i];

@@ -712,6 +712,7 @@ const VqxFeatureExtractor vqx_fex_cambi = {
     .name = "cambi",
     .backend = VQX_BACKEND_CPU,
     .keys = keys,
+    .unsuffixed_keys = 1u << 1 | 1u << 2, /* cambi_source, cambi_full_reference */
     .options = options,
     .state_size = sizeof(CambiState),
     .init = init,

@@ -70,6 +70,9 @@ typedef struct VqxFeatureExtractor {
     enum VqxBackend backend;
     unsigned flags;
     const char *const *keys;     /* NULL-terminated, libvmaf's internal names */
+    /* Bit k set: keys[k] keeps its plain name whatever the options (libvmaf
+     * suffixes only the keys of its provided_features list). */
+    uint64_t unsuffixed_keys;
     const VqxOption *options;    /* terminated by an entry with name NULL */
     size_t state_size;           /* options live inside the state */
 
