@@ -22,6 +22,8 @@ enum {
     ARG_PRECISION,
     ARG_BACKEND,
     ARG_HELP,
+    ARG_AOM_CTC,
+    ARG_NFLX_CTC,
 };
 
 static const struct option long_options[] = {
@@ -50,6 +52,8 @@ static const struct option long_options[] = {
     { "precision",       required_argument, NULL, ARG_PRECISION },
     { "backend",         required_argument, NULL, ARG_BACKEND },
     { "help",            no_argument,       NULL, ARG_HELP },
+    { "aom_ctc",         required_argument, NULL, ARG_AOM_CTC },
+    { "nflx_ctc",        required_argument, NULL, ARG_NFLX_CTC },
     { NULL, 0, NULL, 0 },
 };
 
@@ -74,6 +78,9 @@ static void print_help(const char *app)
            "                              default version=vmaf_v0.6.1 named vmaf)\n"
            "      --feature NAME[=K=V:K=V] feature extractor with options (repeatable)\n"
            "  -n, --no_prediction         features only, no model\n"
+           "      --aom_ctc v1.0..v7.0    models and features of the AOM common test\n"
+           "                              conditions, as libvmaf defines them\n"
+           "      --nflx_ctc v1.0         the same for Netflix's test conditions\n"
            "      --subsample N           score every N-th frame\n"
            "\n"
            "How:\n"
@@ -131,6 +138,65 @@ static int parse_layout(const char *arg, enum VqxPixelLayout *out)
     return -EINVAL;
 }
 
+/* Add a feature; `replace` swaps an earlier request of the same extractor. */
+static int add_feature(CliSettings *s, const char *spec, bool replace)
+{
+    char *name = strdup(spec);
+    if (!name || s->n_owned == 2 * CLI_MAX_ITEMS) {
+        free(name);
+        return -ENOMEM;
+    }
+    s->owned[s->n_owned++] = name;
+    char *eq = strchr(name, '=');
+    if (eq) *eq = 0;
+    const CliFeature f = { name, eq ? eq + 1 : NULL };
+    for (unsigned i = 0; replace && i < s->n_features; i++) {
+        if (!strcmp(s->features[i].name, name)) {
+            s->features[i] = f;
+            return 0;
+        }
+    }
+    if (s->n_features == CLI_MAX_ITEMS) return -ENOMEM;
+    s->features[s->n_features++] = f;
+    return 0;
+}
+
+static int add_model(CliSettings *s, const char *spec)
+{
+    if (s->n_models == CLI_MAX_ITEMS) return -ENOMEM;
+    s->models[s->n_models++] = spec;
+    return 0;
+}
+
+/* libvmaf's presets (tools/cli_parse.c of libvmaf 3.2): each version adds
+ * to the one before it. */
+static int add_aom_ctc(CliSettings *s, unsigned version)
+{
+    int err = 0;
+    err |= add_model(s, "version=vmaf_v0.6.1:name=vmaf");
+    err |= add_model(s, "version=vmaf_v0.6.1neg:name=vmaf_neg");
+    err |= add_feature(s, "psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5", false);
+    err |= add_feature(s, "ciede", false);
+    err |= add_feature(s, "float_ssim=enable_db=true:clip_db=true", false);
+    err |= add_feature(s, "float_ms_ssim=enable_db=true:clip_db=true", false);
+    err |= add_feature(s, "psnr_hvs", false);
+    if (version >= 3) err |= add_feature(s, "cambi", false);
+    if (version >= 6) s->common_bitdepth = true;
+    if (version >= 7) err |= add_feature(s, "float_ssim=scale=1:enable_db=true:clip_db=true", true);
+    return err;
+}
+
+static int add_nflx_ctc(CliSettings *s)
+{
+    int err = 0;
+    err |= add_model(s, "version=vmaf_4k_v0.6.1:name=vmaf");
+    err |= add_model(s, "version=vmaf_4k_v0.6.1neg:name=vmaf_neg");
+    err |= add_feature(s, "psnr=enable_chroma=true:enable_apsnr=true", false);
+    err |= add_feature(s, "float_ssim=enable_db=true:clip_db=true", false);
+    err |= add_feature(s, "cambi", false);
+    return err;
+}
+
 int parse_cli(CliSettings *s, int argc, char *const *argv)
 {
     const char *app = "vqx";
@@ -169,9 +235,8 @@ int parse_cli(CliSettings *s, int argc, char *const *argv)
             raw_fields |= 8;
             break;
         case 'm':
-            if (s->n_models == CLI_MAX_ITEMS)
+            if (add_model(s, optarg))
                 return usage_error(app, "too many models (at most %s)", "64");
-            s->models[s->n_models++] = optarg;
             break;
         case 'o': s->output_path = optarg; break;
         case ARG_XML:  s->output_format = VQX_OUTPUT_XML; break;
@@ -182,17 +247,26 @@ int parse_cli(CliSettings *s, int argc, char *const *argv)
             if (parse_unsigned(optarg, &s->threads) || s->threads > 1024)
                 return usage_error(app, "invalid thread count '%s' (0 to 1024)", optarg);
             break;
-        case ARG_FEATURE: {
-            if (s->n_features == CLI_MAX_ITEMS)
+        case ARG_FEATURE:
+            if (add_feature(s, optarg, false))
                 return usage_error(app, "too many features (at most %s)", "64");
-            char *name = strdup(optarg);
-            if (!name) return usage_error(app, "out of memory parsing '%s'", optarg);
-            s->owned[s->n_owned++] = name;
-            char *eq = strchr(name, '=');
-            if (eq) *eq = 0;
-            s->features[s->n_features++] = (CliFeature){ name, eq ? eq + 1 : NULL };
+            break;
+        case ARG_AOM_CTC: {
+            static const char *const versions[] = { "v1.0", "v2.0", "v3.0", "v4.0", "v5.0", "v6.0", "v7.0" };
+            unsigned v = 0;
+            while (v < 7 && strcmp(optarg, versions[v])) v++;
+            if (v == 7)
+                return usage_error(app, "unknown --aom_ctc version '%s' (v1.0 to v7.0)", optarg);
+            if (add_aom_ctc(s, v + 1))
+                return usage_error(app, "too many features or models with --aom_ctc %s", optarg);
             break;
         }
+        case ARG_NFLX_CTC:
+            if (strcmp(optarg, "v1.0"))
+                return usage_error(app, "unknown --nflx_ctc version '%s' (v1.0)", optarg);
+            if (add_nflx_ctc(s))
+                return usage_error(app, "too many features or models with --nflx_ctc %s", optarg);
+            break;
         case ARG_SUBSAMPLE:
             if (parse_unsigned(optarg, &s->subsample))
                 return usage_error(app, "invalid subsample '%s'", optarg);

@@ -40,6 +40,7 @@ typedef struct CliSettings {
     unsigned subsample;
     unsigned frame_cnt;
     unsigned frame_skip_ref, frame_skip_dist;
+    bool common_bitdepth;    /* inputs of different bit depths are scored at the larger */
     bool no_prediction;
     bool quiet;
     enum VqxBackend backend;

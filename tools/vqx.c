@@ -38,10 +38,12 @@ static const char *layout_name(enum VqxPixelLayout l)
     return names[l];
 }
 
-/* Both inputs must have one geometry, layout and bit depth. */
+/* Both inputs must have one geometry, layout and bit depth (a common bit
+ * depth is made from different ones with --aom_ctc v6.0 and later). */
 static int check_inputs(const CliSettings *s, const VqxRawFormat *a, const VqxRawFormat *b)
 {
-    if (a->w == b->w && a->h == b->h && a->layout == b->layout && a->bpc == b->bpc)
+    if (a->w == b->w && a->h == b->h && a->layout == b->layout &&
+        (a->bpc == b->bpc || s->common_bitdepth))
         return 0;
     fprintf(stderr, "vqx: inputs differ: %s is %ux%u %s %u-bit, %s is %ux%u %s %u-bit\n",
             s->ref_path, a->w, a->h, layout_name(a->layout), a->bpc,
@@ -92,6 +94,29 @@ static void progress(unsigned frames, double t0)
     fflush(stderr);
 }
 
+/* Scale a picture to a higher bit depth: samples shift left by the
+ * difference, so that full scale maps to full scale as libvmaf's scaled
+ * content does (255 << 2 = 1020 at 10 bits). */
+static int promote_picture(VqxPicture *pic, unsigned bpc)
+{
+    if (pic->bpc >= bpc) return 0;
+    VqxPicture out;
+    int ret = vqx_picture_alloc(&out, pic->layout, bpc, pic->w[0], pic->h[0]);
+    if (ret) return ret;
+    const unsigned shift = bpc - pic->bpc;
+    for (unsigned p = 0; p < vqx_picture_planes(pic); p++) {
+        for (unsigned y = 0; y < pic->h[p]; y++) {
+            const uint8_t *src = (const uint8_t *)pic->data[p] + y * pic->stride[p];
+            uint16_t *dst = (uint16_t *)((uint8_t *)out.data[p] + y * out.stride[p]);
+            for (unsigned x = 0; x < pic->w[p]; x++)
+                dst[x] = (uint16_t)((pic->bpc > 8 ? ((const uint16_t *)src)[x] : src[x]) << shift);
+        }
+    }
+    vqx_picture_free(pic);
+    *pic = out;
+    return 0;
+}
+
 /* Read pairs until either input ends; returns the exit code of the reading. */
 static int score_frames(VqxContext *ctx, const CliSettings *s, VqxInput *ref, VqxInput *dis,
                         unsigned *n_frames, bool show_progress, double t0)
@@ -121,6 +146,13 @@ static int score_frames(VqxContext *ctx, const CliSettings *s, VqxInput *ref, Vq
                         rr ? s->ref_path : s->dis_path, n);
             if (rr > 0) vqx_picture_free(&pr);
             if (rd > 0) vqx_picture_free(&pd);
+            break;
+        }
+        if (s->common_bitdepth && (promote_picture(&pr, pd.bpc) || promote_picture(&pd, pr.bpc))) {
+            fprintf(stderr, "%svqx: out of memory\n", show_progress ? "\n" : "");
+            vqx_picture_free(&pr);
+            vqx_picture_free(&pd);
+            code = EXIT_INPUT;
             break;
         }
         if (vqx_send_pictures(ctx, &pr, &pd)) {
