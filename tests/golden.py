@@ -72,8 +72,9 @@ def main():
                     help="feature name of the run to compute (its golden options are used)")
     ap.add_argument("--model", action="append", default=[],
                     help="model of the run to compute (its golden spec is used)")
-    ap.add_argument("--extra-feature", action="append", default=[], metavar="SPEC",
-                    help="feature spec (name=k=v:k=v) added to every command as --feature SPEC")
+    ap.add_argument("--extra-feature", action="append", default=[],
+                    help="feature spec (name=k=v:k=v) added to the command as is; pairs whose "
+                         "golden run has none of --keys are skipped")
     ap.add_argument("--keys", required=True,
                     help="comma-separated keys that must be present and equal")
     ap.add_argument("--aggregate", default="", help="comma-separated aggregate keys to compare")
@@ -97,33 +98,31 @@ def main():
             continue
         golden = json.load(open(os.path.join(args.shared, "golden", pair["golden"])))
         run = next(r for r in golden["runs"] if r["name"] == args.run)
-        skipped = " ".join(s.get("item", "") for s in manifest.get("skipped", [])
-                           if s["pair"] == pair["id"] and s["run"] == args.run)
+        skipped = {s.get("item", "") for s in manifest.get("skipped", [])
+                   if s["pair"] == pair["id"] and s["run"] == args.run}
         cmd = [args.vqx]
         features = []
         for spec in run["features"]:
             name = spec.split("=", 1)[0]
-            if name in args.feature and f"feature {name}" not in skipped:
+            if name in args.feature and f"feature {spec}" not in skipped:
                 features.append(spec)
         for spec in features:
             cmd += ["--feature", spec]
         models = []
         for spec in run["models"]:
             version = dict(kv.split("=", 1) for kv in spec.split(":") if "=" in kv).get("version")
-            if version in args.model and f"model {version}" not in skipped:
+            if version in args.model and f"model {spec}" not in skipped:
                 models.append(spec)
         for spec in models:
             cmd += ["-m", spec]
-        for spec in args.extra_feature:
-            cmd += ["--feature", spec]
         if not models:
             cmd.append("-n")
-        if not features and not models and not args.extra_feature:
+        extra = args.extra_feature if any(k in run["per_frame"] for k in keys) else []
+        if not features and not models and not extra:
             print(f"{pair['id']}: upstream refused every requested item, nothing to compare")
             continue
-        if args.extra_feature and not any(k in run["per_frame"] for k in keys):
-            print(f"{pair['id']}: upstream refused the extra features, nothing to compare")
-            continue
+        for spec in extra:
+            cmd += ["--feature", spec]
 
         sha = pair["sha256"]
         ref = unpack(args.shared, args.cache, pair["ref"], sha[pair["ref"]])

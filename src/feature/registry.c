@@ -4,8 +4,14 @@
 #include "feature/registry.h"
 
 extern const VqxFeatureExtractor vqx_fex_psnr;
+extern const VqxFeatureExtractor vqx_fex_motion;
+extern const VqxFeatureExtractor vqx_fex_float_motion;
+extern const VqxFeatureExtractor vqx_fex_float_psnr;
+extern const VqxFeatureExtractor vqx_fex_float_ansnr;
+extern const VqxFeatureExtractor vqx_fex_float_moment;
 extern const VqxFeatureExtractor vqx_fex_speed_chroma;
 extern const VqxFeatureExtractor vqx_fex_speed_temporal;
+extern const VqxFeatureExtractor vqx_fex_cambi;
 extern const VqxFeatureExtractor vqx_fex_float_ssim;
 extern const VqxFeatureExtractor vqx_fex_float_ms_ssim;
 extern const VqxFeatureExtractor vqx_fex_ciede;
@@ -13,8 +19,14 @@ extern const VqxFeatureExtractor vqx_fex_psnr_hvs;
 
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
+    &vqx_fex_motion,
+    &vqx_fex_float_motion,
+    &vqx_fex_float_psnr,
+    &vqx_fex_float_ansnr,
+    &vqx_fex_float_moment,
     &vqx_fex_speed_chroma,
     &vqx_fex_speed_temporal,
+    &vqx_fex_cambi,
     &vqx_fex_float_ssim,
     &vqx_fex_float_ms_ssim,
     &vqx_fex_ciede,

@@ -1,0 +1,69 @@
+/*
+ * First and second moments of the luma, libvmaf's "float_moment": the mean
+ * of the samples and of their squares, samples scaled to the 8-bit range as
+ * floats (squared in float), summed in double.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "feature/extractor.h"
+#include "feature/float_picture_motion.h"
+
+typedef struct FloatMomentState {
+    float *ref_row, *dis_row;
+} FloatMomentState;
+
+enum { KEY_REF1ST, KEY_DIS1ST, KEY_REF2ND, KEY_DIS2ND };
+
+static const char *const keys[] = {
+    "float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd", "float_moment_dis2nd", NULL
+};
+
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    (void)sink;
+    FloatMomentState *s = priv;
+    s->ref_row = malloc(sizeof(float) * fmt->w);
+    s->dis_row = malloc(sizeof(float) * fmt->w);
+    return s->ref_row && s->dis_row ? 0 : -ENOMEM;
+}
+
+static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
+                   unsigned frame, VqxSink *sink)
+{
+    FloatMomentState *s = priv;
+    const int w = (int)ref->w[0], h = (int)ref->h[0];
+    double sum[4] = { 0 };
+    for (int y = 0; y < h; y++) {
+        vqx_motion_float_rows(s->ref_row, 0, ref, 0, (unsigned)y, 1, 0.0f);
+        vqx_motion_float_rows(s->dis_row, 0, dis, 0, (unsigned)y, 1, 0.0f);
+        for (int x = 0; x < w; x++) {
+            const float r = s->ref_row[x], d = s->dis_row[x];
+            sum[KEY_REF1ST] += r;
+            sum[KEY_DIS1ST] += d;
+            sum[KEY_REF2ND] += r * r;
+            sum[KEY_DIS2ND] += d * d;
+        }
+    }
+    int err = 0;
+    for (unsigned k = 0; k < 4; k++)
+        err |= vqx_emit(sink, k, frame, sum[k] / ((double)w * h));
+    return err;
+}
+
+static void close_float_moment(void *priv)
+{
+    FloatMomentState *s = priv;
+    free(s->ref_row);
+    free(s->dis_row);
+}
+
+const VqxFeatureExtractor vqx_fex_float_moment = {
+    .name = "float_moment",
+    .backend = VQX_BACKEND_CPU,
+    .keys = keys,
+    .state_size = sizeof(FloatMomentState),
+    .init = init,
+    .extract = extract,
+    .close = close_float_moment,
+};

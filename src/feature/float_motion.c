@@ -1,0 +1,342 @@
+/*
+ * Float motion, libvmaf's "float_motion" extractor.
+ *
+ * Each reference frame, as floats offset by -128, is blurred by a separable
+ * 5-tap filter (3 taps, or none, with motion_filter_size). motion of frame n
+ * is the mean absolute difference of the blurred frames n-1 and n (plus the
+ * same on the frames bilinearly halved with motion_add_scale1, plus the
+ * chroma planes' with motion_add_uv), times motion_fps_weight, capped at
+ * motion_max_val. motion2 of frame n is the smaller of the scores of frames
+ * n and n+1 (the last frame keeps its own, frame 0 has 0); motion3 is motion2
+ * blended above motion_blend_offset (frame 0 takes frame 1's).
+ *
+ * The score of the pair (n-1, n) is computed once and kept: libvmaf computes
+ * it again at frame n+1, with the same result.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "feature/extractor.h"
+#include "feature/float_picture_motion.h"
+
+#define MAX_RADIUS 2
+
+/* Filters, from libvmaf motion_tools.h, Netflix, BSD+Patent. */
+static const float blur5[5] = { 0.054488685f, 0.244201342f, 0.402619947f, 0.244201342f, 0.054488685f };
+static const float blur3[3] = { 0.166378498f, 0.667243004f, 0.166378498f };
+static const float identity5[5] = { 0.0f, 0.0f, 1.0f, 0.0f, 0.0f };
+
+/* A plane's geometry, and its bilinear halving (motion_add_scale1). */
+typedef struct PlaneGeometry {
+    int w, h;
+    ptrdiff_t stride;
+    int half_w, half_h;
+    ptrdiff_t half_stride;
+    int *col_lo, *col_hi;   /* source columns of each halved column */
+    float *col_frac;
+} PlaneGeometry;
+
+typedef struct FloatMotionState {
+    bool debug;
+    bool force_zero;
+    double fps_weight;
+    double blend_factor;
+    double blend_offset;
+    bool add_scale1;
+    int filter_size;
+    bool add_uv;
+    double max_val;
+
+    unsigned n_planes;
+    PlaneGeometry geo[3];
+    const float *taps;
+    int n_taps;
+    float *plane;           /* the frame as floats, one plane at a time */
+    float *row;             /* a column-blurred row, with mirrored margins */
+    float *blur[3][2];      /* blurred plane of frame n in [p][n & 1] */
+    float *half[3][2];      /* the same halved (motion_add_scale1) */
+    bool started;
+    unsigned last_frame;
+    double prev_score;      /* score of frames (n-2, n-1) at frame n */
+} FloatMotionState;
+
+enum { KEY_MOTION, KEY_MOTION2, KEY_MOTION3 };
+
+static const char *const keys[] = {
+    "VMAF_feature_motion_score",
+    "VMAF_feature_motion2_score",
+    "VMAF_feature_motion3_score",
+    NULL
+};
+
+/* Names, aliases, defaults and ranges from libvmaf float_motion.c. */
+static const VqxOption options[] = {
+    { .name = "debug", .help = "also write the unfiltered score as motion",
+      .type = VQX_OPT_BOOL, .offset = offsetof(FloatMotionState, debug), .def.b = true },
+    { .name = "motion_force_zero", .alias = "force_0", .help = "force every motion score to zero",
+      .type = VQX_OPT_BOOL, .offset = offsetof(FloatMotionState, force_zero), .def.b = false,
+      .flags = VQX_OPT_NAMES_KEY },
+    { .name = "motion_fps_weight", .alias = "mfw", .help = "frame-rate correction factor of the score",
+      .type = VQX_OPT_DOUBLE, .offset = offsetof(FloatMotionState, fps_weight), .def.d = 1.0,
+      .min = 0.0, .max = 5.0, .flags = VQX_OPT_NAMES_KEY },
+    { .name = "motion_blend_factor", .alias = "mbf", .help = "weight of the score above motion_blend_offset",
+      .type = VQX_OPT_DOUBLE, .offset = offsetof(FloatMotionState, blend_factor), .def.d = 1.0,
+      .min = 0.0, .max = 1.0, .flags = VQX_OPT_NAMES_KEY },
+    { .name = "motion_blend_offset", .alias = "mbo", .help = "score above which motion_blend_factor applies",
+      .type = VQX_OPT_DOUBLE, .offset = offsetof(FloatMotionState, blend_offset), .def.d = 40.0,
+      .min = 0.0, .max = 1000.0, .flags = VQX_OPT_NAMES_KEY },
+    { .name = "motion_add_scale1", .alias = "mdc", .help = "add the score of the frames halved",
+      .type = VQX_OPT_BOOL, .offset = offsetof(FloatMotionState, add_scale1), .def.b = false,
+      .flags = VQX_OPT_NAMES_KEY },
+    { .name = "motion_filter_size", .alias = "mfs", .help = "blur taps: 1 (none), 3, else 5",
+      .type = VQX_OPT_INT, .offset = offsetof(FloatMotionState, filter_size), .def.i = 5,
+      .min = 0, .max = 9, .flags = VQX_OPT_NAMES_KEY },
+    { .name = "motion_add_uv", .alias = "mau", .help = "add the scores of the chroma planes",
+      .type = VQX_OPT_BOOL, .offset = offsetof(FloatMotionState, add_uv), .def.b = false,
+      .flags = VQX_OPT_NAMES_KEY },
+    { .name = "motion_max_val", .alias = "mmxv", .help = "cap of the scores",
+      .type = VQX_OPT_DOUBLE, .offset = offsetof(FloatMotionState, max_val), .def.d = 10000.0,
+      .min = 0.0, .max = 10000.0, .flags = VQX_OPT_NAMES_KEY },
+    { 0 }
+};
+
+static double cap(double v, double max)
+{
+    return v < max ? v : max;
+}
+
+static double blend(double v, double factor, double offset)
+{
+    return v * factor + (1 - factor) * (offset < v ? offset : v);
+}
+
+static inline int mirror(int i, int n)
+{
+    return i < 0 ? -i : i >= n ? 2 * n - i - 2 : i;
+}
+
+static float mirror_f(float i, float last)
+{
+    return i < 0 ? -i : i > last ? 2 * last - i : i;
+}
+
+/* Separable blur, columns then rows, one output row at a time. */
+static void blur_plane(const float *taps, int n_taps, const float *src, float *dst,
+                       float *row, int w, int h, ptrdiff_t stride)
+{
+    const int radius = n_taps / 2;
+    float *const mid = row + MAX_RADIUS;
+    for (int y = 0; y < h; y++) {
+        const float *r[5];
+        for (int k = 0; k < n_taps; k++)
+            r[k] = src + mirror(y - radius + k, h) * stride;
+        for (int x = 0; x < w; x++) {
+            float acc = 0;
+            for (int k = 0; k < n_taps; k++)
+                acc += taps[k] * r[k][x];
+            mid[x] = acc;
+        }
+        for (int m = 1; m <= radius; m++) {
+            mid[-m] = mid[m];
+            mid[w - 1 + m] = mid[w - 1 - m];
+        }
+        float *out = dst + y * stride;
+        for (int x = 0; x < w; x++) {
+            float acc = 0;
+            for (int k = 0; k < n_taps; k++)
+                acc += taps[k] * mid[x - radius + k];
+            out[x] = acc;
+        }
+    }
+}
+
+/* Bilinear halving, with libvmaf vif_tools' sample positions and weights. */
+static void setup_halving(PlaneGeometry *g)
+{
+    const float ratio = (float)g->w / g->half_w;
+    for (int x = 0; x < g->half_w; x++) {
+        const float pos = (float)((x + 0.5) * ratio - 0.5);
+        g->col_lo[x] = (int)mirror_f((float)floor(pos), (float)(g->w - 1));
+        g->col_hi[x] = (int)mirror_f((float)ceil(pos), (float)(g->w - 1));
+        g->col_frac[x] = pos - g->col_lo[x];
+    }
+}
+
+static void halve_plane(const PlaneGeometry *g, const float *src, float *dst)
+{
+    const float ratio = (float)g->h / g->half_h;
+    for (int y = 0; y < g->half_h; y++) {
+        const float pos = (float)((y + 0.5) * ratio - 0.5);
+        const int lo = (int)mirror_f((float)floor(pos), (float)(g->h - 1));
+        const int hi = (int)mirror_f((float)ceil(pos), (float)(g->h - 1));
+        const float dy = pos - lo;
+        const float *r1 = src + lo * g->stride, *r2 = src + hi * g->stride;
+        float *out = dst + y * g->half_stride;
+        for (int x = 0; x < g->half_w; x++) {
+            const int x1 = g->col_lo[x], x2 = g->col_hi[x];
+            const float dx = g->col_frac[x];
+            out[x] = (1 - dy) * (1 - dx) * r1[x1] + (1 - dy) * dx * r1[x2] +
+                     dy * (1 - dx) * r2[x1] + dy * dx * r2[x2];
+        }
+    }
+}
+
+/* Mean absolute difference, summed per row in float as libvmaf does. (It
+ * adds through double; for a sum of two floats that rounds the same.) */
+static float mean_abs_diff(const float *a, const float *b, int w, int h, ptrdiff_t stride)
+{
+    float total = 0;
+    for (int y = 0; y < h; y++) {
+        const float *ra = a + y * stride, *rb = b + y * stride;
+        float line = 0;
+        for (int x = 0; x < w; x++)
+            line += fabsf(ra[x] - rb[x]);
+        total += line;
+    }
+    return total / (float)((int64_t)w * h);
+}
+
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    FloatMotionState *s = priv;
+    if (s->add_uv && fmt->layout == VQX_PIX_400)
+        return vqx_fail(sink, -EINVAL, "float_motion: motion_add_uv needs chroma planes, input is 4:0:0");
+
+    s->taps = s->filter_size == 1 ? identity5 : s->filter_size == 3 ? blur3 : blur5;
+    s->n_taps = s->filter_size == 3 ? 3 : 5;
+    s->n_planes = s->add_uv ? 3 : 1;
+    const unsigned ss_x = fmt->layout == VQX_PIX_420 || fmt->layout == VQX_PIX_422;
+    const unsigned ss_y = fmt->layout == VQX_PIX_420;
+    for (unsigned p = 0; p < s->n_planes; p++) {
+        PlaneGeometry *g = &s->geo[p];
+        g->w = (int)(p ? (fmt->w + ss_x) >> ss_x : fmt->w);
+        g->h = (int)(p ? (fmt->h + ss_y) >> ss_y : fmt->h);
+        if (g->w < 3 || g->h < 3)
+            return vqx_fail(sink, -EINVAL, "float_motion: planes must be at least 3x3, plane %u is %dx%d",
+                            p, g->w, g->h);
+        g->stride = (ptrdiff_t)vqx_motion_float_stride((unsigned)g->w);
+        for (int i = 0; i < 2; i++) {
+            s->blur[p][i] = malloc(sizeof(float) * (size_t)g->stride * (size_t)g->h);
+            if (!s->blur[p][i]) return -ENOMEM;
+        }
+        if (!s->add_scale1) continue;
+        g->half_w = (int)(g->w * 0.5 + 0.5);
+        g->half_h = (int)(g->h * 0.5 + 0.5);
+        g->half_stride = (ptrdiff_t)vqx_motion_float_stride((unsigned)g->half_w);
+        g->col_lo = malloc(sizeof(int) * (size_t)g->half_w);
+        g->col_hi = malloc(sizeof(int) * (size_t)g->half_w);
+        g->col_frac = malloc(sizeof(float) * (size_t)g->half_w);
+        if (!g->col_lo || !g->col_hi || !g->col_frac) return -ENOMEM;
+        setup_halving(g);
+        for (int i = 0; i < 2; i++) {
+            s->half[p][i] = malloc(sizeof(float) * (size_t)g->half_stride * (size_t)g->half_h);
+            if (!s->half[p][i]) return -ENOMEM;
+        }
+    }
+    s->plane = malloc(sizeof(float) * (size_t)s->geo[0].stride * fmt->h);
+    s->row = malloc(sizeof(float) * (fmt->w + 2 * MAX_RADIUS));
+    if (!s->plane || !s->row) return -ENOMEM;
+    return 0;
+}
+
+/* Score of the pair (blurred frames in slots a and b). */
+static double pair_score(const FloatMotionState *s, unsigned a, unsigned b)
+{
+    double score = 0.0;
+    for (unsigned p = 0; p < s->n_planes; p++) {
+        const PlaneGeometry *g = &s->geo[p];
+        float plane_score = mean_abs_diff(s->blur[p][a], s->blur[p][b], g->w, g->h, g->stride);
+        if (s->add_scale1)
+            plane_score += mean_abs_diff(s->half[p][a], s->half[p][b], g->half_w, g->half_h,
+                                         g->half_stride);
+        if (p == 0) score = plane_score;
+        else score += plane_score;
+    }
+    return score;
+}
+
+static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
+                   unsigned frame, VqxSink *sink)
+{
+    (void)dis;
+    FloatMotionState *s = priv;
+    int err = 0;
+    if (s->force_zero) {
+        err = vqx_emit(sink, KEY_MOTION2, frame, 0.0) | vqx_emit(sink, KEY_MOTION3, frame, 0.0);
+        if (s->debug) err |= vqx_emit(sink, KEY_MOTION, frame, 0.0);
+        return err;
+    }
+
+    const unsigned cur = frame & 1;
+    for (unsigned p = 0; p < s->n_planes; p++) {
+        const PlaneGeometry *g = &s->geo[p];
+        vqx_motion_float_rows(s->plane, g->stride, ref, p, 0, (unsigned)g->h, -128.0f);
+        blur_plane(s->taps, s->n_taps, s->plane, s->blur[p][cur], s->row, g->w, g->h, g->stride);
+        if (s->add_scale1) halve_plane(g, s->blur[p][cur], s->half[p][cur]);
+    }
+    s->started = true;
+    s->last_frame = frame;
+    if (frame == 0) {
+        err = vqx_emit(sink, KEY_MOTION2, 0, 0.0);
+        if (s->debug) err |= vqx_emit(sink, KEY_MOTION, 0, 0.0);
+        return err;
+    }
+
+    const double score = pair_score(s, cur ^ 1, cur);
+    if (s->debug) err |= vqx_emit(sink, KEY_MOTION, frame, cap(score * s->fps_weight, s->max_val));
+    if (frame == 1) {
+        err |= vqx_emit(sink, KEY_MOTION3, 0,
+                        cap(blend(score * s->fps_weight, s->blend_factor, s->blend_offset), s->max_val));
+    } else {
+        const double low = s->prev_score < score ? s->prev_score : score;
+        err |= vqx_emit(sink, KEY_MOTION2, frame - 1, cap(low * s->fps_weight, s->max_val));
+        err |= vqx_emit(sink, KEY_MOTION3, frame - 1,
+                        cap(blend(low * s->fps_weight, s->blend_factor, s->blend_offset), s->max_val));
+    }
+    s->prev_score = score;
+    return err;
+}
+
+static int flush(void *priv, VqxSink *sink)
+{
+    FloatMotionState *s = priv;
+    if (s->force_zero || !s->started) return 0;
+    if (s->last_frame == 0) return vqx_emit(sink, KEY_MOTION3, 0, 0.0);
+    const double weighted = s->prev_score * s->fps_weight;
+    return vqx_emit(sink, KEY_MOTION2, s->last_frame, cap(weighted, s->max_val)) |
+           vqx_emit(sink, KEY_MOTION3, s->last_frame,
+                    cap(blend(weighted, s->blend_factor, s->blend_offset), s->max_val));
+}
+
+static void close_float_motion(void *priv)
+{
+    FloatMotionState *s = priv;
+    for (unsigned p = 0; p < 3; p++) {
+        for (int i = 0; i < 2; i++) {
+            free(s->blur[p][i]);
+            free(s->half[p][i]);
+        }
+        free(s->geo[p].col_lo);
+        free(s->geo[p].col_hi);
+        free(s->geo[p].col_frac);
+    }
+    free(s->plane);
+    free(s->row);
+}
+
+const VqxFeatureExtractor vqx_fex_float_motion = {
+    .name = "float_motion",
+    .backend = VQX_BACKEND_CPU,
+    .flags = VQX_FEX_TEMPORAL,
+    .keys = keys,
+    .options = options,
+    .state_size = sizeof(FloatMotionState),
+    .init = init,
+    .extract = extract,
+    .flush = flush,
+    .close = close_float_motion,
+};

@@ -1,0 +1,65 @@
+/*
+ * Float PSNR of the luma, libvmaf's "float_psnr": samples scaled to the
+ * 8-bit range as floats, squared differences summed in double,
+ * psnr = min(10 log10(peak^2 / max(mse, 1e-10)), 6 * bpc + 12).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "feature/extractor.h"
+#include "feature/float_picture_motion.h"
+
+typedef struct FloatPsnrState {
+    double peak, psnr_max;
+    float *ref_row, *dis_row;
+} FloatPsnrState;
+
+static const char *const keys[] = { "float_psnr", NULL };
+
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    (void)sink;
+    FloatPsnrState *s = priv;
+    s->peak = vqx_motion_float_peak(fmt->bpc);
+    s->psnr_max = 6.0 * fmt->bpc + 12.0;
+    s->ref_row = malloc(sizeof(float) * fmt->w);
+    s->dis_row = malloc(sizeof(float) * fmt->w);
+    return s->ref_row && s->dis_row ? 0 : -ENOMEM;
+}
+
+static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
+                   unsigned frame, VqxSink *sink)
+{
+    FloatPsnrState *s = priv;
+    const int w = (int)ref->w[0], h = (int)ref->h[0];
+    double noise = 0;
+    for (int y = 0; y < h; y++) {
+        vqx_motion_float_rows(s->ref_row, 0, ref, 0, (unsigned)y, 1, 0.0f);
+        vqx_motion_float_rows(s->dis_row, 0, dis, 0, (unsigned)y, 1, 0.0f);
+        for (int x = 0; x < w; x++) {
+            const float diff = s->ref_row[x] - s->dis_row[x];
+            noise += diff * diff;
+        }
+    }
+    noise /= (double)w * h;
+    const double psnr = 10 * log10(s->peak * s->peak / (noise > 1e-10 ? noise : 1e-10));
+    return vqx_emit(sink, 0, frame, psnr < s->psnr_max ? psnr : s->psnr_max);
+}
+
+static void close_float_psnr(void *priv)
+{
+    FloatPsnrState *s = priv;
+    free(s->ref_row);
+    free(s->dis_row);
+}
+
+const VqxFeatureExtractor vqx_fex_float_psnr = {
+    .name = "float_psnr",
+    .backend = VQX_BACKEND_CPU,
+    .keys = keys,
+    .state_size = sizeof(FloatPsnrState),
+    .init = init,
+    .extract = extract,
+    .close = close_float_psnr,
+};
