@@ -62,22 +62,12 @@ void vqx_ssim_scratch_free(VqxSsimScratch *s)
     *s = (VqxSsimScratch){ 0 };
 }
 
-/* Horizontal Gaussian pass: out[x] = sum over k of in[x + k] * g[k], each
- * product rounded to float, summed in double, the sum rounded to float. */
-static void filter_row(const float *in, unsigned n, double *acc, float *out)
-{
-    for (unsigned x = 0; x < n; x++) acc[x] = 0.0;
-    for (unsigned k = 0; k < VQX_SSIM_WINDOW; k++) {
-        const float g = gauss[k];
-        const float *p = in + k;
-        for (unsigned x = 0; x < n; x++) acc[x] += (double)(p[x] * g);
-    }
-    for (unsigned x = 0; x < n; x++) out[x] = (float)acc[x];
-}
-
-/* Vertical Gaussian pass over eleven horizontally filtered rows. */
-static void filter_column(const float *const rows[VQX_SSIM_WINDOW], unsigned n,
-                          double *acc, float *out)
+/* One Gaussian pass: out[x] = sum over k of taps[k] * rows[k][x], each
+ * product rounded to float, summed in double, the sum rounded to float.
+ * Horizontal: rows[k] = row + k; vertical: rows[k] = the k-th of eleven
+ * horizontally filtered rows. */
+static void gauss_pass(const float *const rows[VQX_SSIM_WINDOW], unsigned n,
+                       double *acc, float *out)
 {
     for (unsigned x = 0; x < n; x++) acc[x] = 0.0;
     for (unsigned k = 0; k < VQX_SSIM_WINDOW; k++) {
@@ -142,8 +132,11 @@ void vqx_ssim_plane(VqxSsimScratch *s, const float *ref, const float *cmp,
         }
         const float *const in[N_STATS] = { r, c, sq_ref, sq_cmp, cross };
         const unsigned slot = y % VQX_SSIM_WINDOW;
-        for (unsigned q = 0; q < N_STATS; q++)
-            filter_row(in[q], ow, s->acc, s->ring + (q * VQX_SSIM_WINDOW + slot) * ring_w);
+        for (unsigned q = 0; q < N_STATS; q++) {
+            const float *shifted[VQX_SSIM_WINDOW];
+            for (unsigned k = 0; k < VQX_SSIM_WINDOW; k++) shifted[k] = in[q] + k;
+            gauss_pass(shifted, ow, s->acc, s->ring + (q * VQX_SSIM_WINDOW + slot) * ring_w);
+        }
 
         if (y < VQX_SSIM_WINDOW - 1) continue;
         const unsigned top = y - (VQX_SSIM_WINDOW - 1);
@@ -153,7 +146,7 @@ void vqx_ssim_plane(VqxSsimScratch *s, const float *ref, const float *cmp,
             for (unsigned k = 0; k < VQX_SSIM_WINDOW; k++)
                 rows[k] = s->ring + (q * VQX_SSIM_WINDOW + (top + k) % VQX_SSIM_WINDOW) * ring_w;
             float *dst = s->stats + q * ring_w;
-            filter_column(rows, ow, s->acc, dst);
+            gauss_pass(rows, ow, s->acc, dst);
             st[q] = dst;
         }
         score_row(st, ow, &sum);
