@@ -14,6 +14,10 @@ extern const VqxFeatureExtractor vqx_fex_float_moment;
 extern const VqxFeatureExtractor vqx_fex_speed_chroma;
 extern const VqxFeatureExtractor vqx_fex_speed_temporal;
 extern const VqxFeatureExtractor vqx_fex_cambi;
+extern const VqxFeatureExtractor vqx_fex_float_ssim;
+extern const VqxFeatureExtractor vqx_fex_float_ms_ssim;
+extern const VqxFeatureExtractor vqx_fex_ciede;
+extern const VqxFeatureExtractor vqx_fex_psnr_hvs;
 
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
@@ -27,6 +31,10 @@ static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_speed_chroma,
     &vqx_fex_speed_temporal,
     &vqx_fex_cambi,
+    &vqx_fex_float_ssim,
+    &vqx_fex_float_ms_ssim,
+    &vqx_fex_ciede,
+    &vqx_fex_psnr_hvs,
     NULL
 };
 

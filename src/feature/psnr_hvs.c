@@ -1,0 +1,300 @@
+/*
+ * psnr_hvs: PSNR-HVS (Egiazarian et al. 2006, with the contrast masking of
+ * PSNR-HVS-M), as Xiph's Daala tools compute it and libvmaf carries it:
+ * 8x8 blocks every 7 pixels, Daala's integer DCT, error weighted by a CSF
+ * and reduced by the masking of the block's AC energy. Equal to libvmaf at
+ * 8 to 12 bits; libvmaf refuses deeper input, vqx applies the same formula
+ * up to 16 bits (see docs/psnr_hvs.md).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bitdepth.h"
+#include "feature/extractor.h"
+
+#define BLOCK 8
+#define STEP 7
+
+/* Contrast sensitivity at the point of transparency for each DCT basis
+ * function, luma and 4:2:0 chroma, from Xiph's psnr_hvs as carried in
+ * libvmaf src/feature/third_party/xiph/psnr_hvs.c (BSD). Written as double
+ * literals stored to float, as there. */
+static const float csf[3][BLOCK][BLOCK] = {
+    {
+        {1.6193873005, 2.2901594831, 2.08509755623, 1.48366094411, 1.00227514334, 0.678296995242, 0.466224900598, 0.3265091542},
+        {2.2901594831, 1.94321815382, 2.04793073064, 1.68731108984, 1.2305666963, 0.868920337363, 0.61280991668, 0.436405793551},
+        {2.08509755623, 2.04793073064, 1.34329019223, 1.09205635862, 0.875748795257, 0.670882927016, 0.501731932449, 0.372504254596},
+        {1.48366094411, 1.68731108984, 1.09205635862, 0.772819797575, 0.605636379554, 0.48309405692, 0.380429446972, 0.295774038565},
+        {1.00227514334, 1.2305666963, 0.875748795257, 0.605636379554, 0.448996256676, 0.352889268808, 0.283006984131, 0.226951348204},
+        {0.678296995242, 0.868920337363, 0.670882927016, 0.48309405692, 0.352889268808, 0.27032073436, 0.215017739696, 0.17408067321},
+        {0.466224900598, 0.61280991668, 0.501731932449, 0.380429446972, 0.283006984131, 0.215017739696, 0.168869545842, 0.136153931001},
+        {0.3265091542, 0.436405793551, 0.372504254596, 0.295774038565, 0.226951348204, 0.17408067321, 0.136153931001, 0.109083846276},
+    },
+    {
+        {1.91113096927, 2.46074210438, 1.18284184739, 1.14982565193, 1.05017074788, 0.898018824055, 0.74725392039, 0.615105596242},
+        {2.46074210438, 1.58529308355, 1.21363250036, 1.38190029285, 1.33100189972, 1.17428548929, 0.996404342439, 0.830890433625},
+        {1.18284184739, 1.21363250036, 0.978712413627, 1.02624506078, 1.03145147362, 0.960060382087, 0.849823426169, 0.731221236837},
+        {1.14982565193, 1.38190029285, 1.02624506078, 0.861317501629, 0.801821139099, 0.751437590932, 0.685398513368, 0.608694761374},
+        {1.05017074788, 1.33100189972, 1.03145147362, 0.801821139099, 0.676555426187, 0.605503172737, 0.55002013668, 0.495804539034},
+        {0.898018824055, 1.17428548929, 0.960060382087, 0.751437590932, 0.605503172737, 0.514674450957, 0.454353482512, 0.407050308965},
+        {0.74725392039, 0.996404342439, 0.849823426169, 0.685398513368, 0.55002013668, 0.454353482512, 0.389234902883, 0.342353999733},
+        {0.615105596242, 0.830890433625, 0.731221236837, 0.608694761374, 0.495804539034, 0.407050308965, 0.342353999733, 0.295530605237},
+    },
+    {
+        {2.03871978502, 2.62502345193, 1.26180942886, 1.11019789803, 1.01397751469, 0.867069376285, 0.721500455585, 0.593906509971},
+        {2.62502345193, 1.69112867013, 1.17180569821, 1.3342742857, 1.28513006198, 1.13381474809, 0.962064122248, 0.802254508198},
+        {1.26180942886, 1.17180569821, 0.944981930573, 0.990876405848, 0.995903384143, 0.926972725286, 0.820534991409, 0.706020324706},
+        {1.11019789803, 1.3342742857, 0.990876405848, 0.831632933426, 0.77418706195, 0.725539939514, 0.661776842059, 0.587716619023},
+        {1.01397751469, 1.28513006198, 0.995903384143, 0.77418706195, 0.653238524286, 0.584635025748, 0.531064164893, 0.478717061273},
+        {0.867069376285, 1.13381474809, 0.926972725286, 0.725539939514, 0.584635025748, 0.496936637883, 0.438694579826, 0.393021669543},
+        {0.721500455585, 0.962064122248, 0.820534991409, 0.661776842059, 0.531064164893, 0.438694579826, 0.375820256136, 0.330555063063},
+        {0.593906509971, 0.802254508198, 0.706020324706, 0.587716619023, 0.478717061273, 0.393021669543, 0.330555063063, 0.285345396658},
+    },
+};
+
+/* Masking weight per basis function: (csf * 0.3885746225901003)^2, the
+ * constant from Xiph's psnr_hvs (it maps their CSF onto the PSNR-HVS-M
+ * masking table). */
+#define MASK_SCALE 0.3885746225901003
+
+typedef struct PsnrHvsState {
+    unsigned bpc;
+    unsigned w[3], h[3];
+    float mask[3][BLOCK][BLOCK];
+} PsnrHvsState;
+
+enum { KEY_Y, KEY_CB, KEY_CR, KEY_COMBINED };
+
+static const char *const keys[] = { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs", NULL };
+
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    PsnrHvsState *s = priv;
+    const unsigned ss_x = fmt->layout == VQX_PIX_420 || fmt->layout == VQX_PIX_422;
+    const unsigned ss_y = fmt->layout == VQX_PIX_420;
+    s->bpc = fmt->bpc;
+    for (unsigned p = 0; p < 3; p++) {
+        s->w[p] = p ? (fmt->w + ss_x) >> ss_x : fmt->w;
+        s->h[p] = p ? (fmt->h + ss_y) >> ss_y : fmt->h;
+        if (s->w[p] < BLOCK || s->h[p] < BLOCK)
+            return vqx_fail(sink, -EINVAL, "psnr_hvs: %ux%u input has a %ux%u plane, below one %dx%d block",
+                            fmt->w, fmt->h, s->w[p], s->h[p], BLOCK, BLOCK);
+        for (unsigned i = 0; i < BLOCK; i++)
+            for (unsigned j = 0; j < BLOCK; j++)
+                s->mask[p][i][j] = (float)((csf[p][i][j] * MASK_SCALE) * (csf[p][i][j] * MASK_SCALE));
+    }
+    return 0;
+}
+
+/* Daala's 8-point integer DCT-II (od_bin_fdct8 from Xiph's psnr_hvs): a
+ * lifting network whose multipliers, roundings and order are the
+ * transform's definition. 64-bit so that 16-bit input cannot overflow;
+ * up to 12 bits every value fits 32 bits and results equal libvmaf's. */
+static inline int64_t half_toward_zero(int64_t a)
+{
+    return (a + (a < 0)) >> 1;
+}
+
+/* (a * num + 2^(shift - 1)) >> shift */
+static inline int64_t mul_round(int64_t a, int64_t num, int shift)
+{
+    return (a * num + ((int64_t)1 << (shift - 1))) >> shift;
+}
+
+static void fdct8(int64_t out[BLOCK], const int64_t *in, ptrdiff_t stride)
+{
+    int64_t t0 = in[0 * stride], t4 = in[1 * stride], t2 = in[2 * stride], t6 = in[3 * stride];
+    int64_t t7 = in[4 * stride], t3 = in[5 * stride], t5 = in[6 * stride], t1 = in[7 * stride];
+
+    /* +1/-1 butterflies */
+    t1 = t0 - t1;
+    const int64_t t1h = half_toward_zero(t1);
+    t0 -= t1h;
+    t4 += t5;
+    const int64_t t4h = half_toward_zero(t4);
+    t5 -= t4h;
+    t3 = t2 - t3;
+    t2 -= half_toward_zero(t3);
+    t6 += t7;
+    const int64_t t6h = half_toward_zero(t6);
+    t7 = t6h - t7;
+
+    /* embedded 4-point DCT-II */
+    t0 += t6h;
+    t6 = t0 - t6;
+    t2 = t4h - t2;
+    t4 = t2 - t4;
+    /* its 2-point DCT-II: rotation by pi/4 */
+    t0 -= mul_round(t4, 13573, 15);
+    t4 += mul_round(t0, 11585, 14);
+    t0 -= mul_round(t4, 13573, 15);
+    /* its 2-point DST-IV: rotation by 3 pi/8 */
+    t6 -= mul_round(t2, 21895, 15);
+    t2 += mul_round(t6, 15137, 14);
+    t6 -= mul_round(t2, 21895, 15);
+
+    /* embedded 4-point DST-IV */
+    t3 += mul_round(t5, 19195, 15);
+    t5 += mul_round(t3, 11585, 14);
+    t3 -= mul_round(t5, 7489, 13);
+    t7 = half_toward_zero(t5) - t7;
+    t5 -= t7;
+    t3 = t1h - t3;
+    t1 -= t3;
+    /* rotation by pi/16 */
+    t7 += mul_round(t1, 3227, 15);
+    t1 -= mul_round(t7, 6393, 15);
+    t7 += mul_round(t1, 3227, 15);
+    /* rotation by 3 pi/16 */
+    t5 += mul_round(t3, 2485, 13);
+    t3 -= mul_round(t5, 18205, 15);
+    t5 += mul_round(t3, 2485, 13);
+
+    out[0] = t0; out[1] = t1; out[2] = t2; out[3] = t3;
+    out[4] = t4; out[5] = t5; out[6] = t6; out[7] = t7;
+}
+
+/* 2-D DCT in place: columns first (each becomes a row of the
+ * intermediate), then the intermediate's columns. */
+static void fdct8x8(int64_t block[BLOCK * BLOCK])
+{
+    int64_t tmp[BLOCK * BLOCK];
+    for (int i = 0; i < BLOCK; i++) fdct8(tmp + BLOCK * i, block + i, BLOCK);
+    for (int i = 0; i < BLOCK; i++) fdct8(block + BLOCK * i, tmp + i, BLOCK);
+}
+
+static void load_block(int64_t out[BLOCK * BLOCK], const void *plane, ptrdiff_t stride,
+                       unsigned x, unsigned y, bool wide)
+{
+    for (unsigned i = 0; i < BLOCK; i++) {
+        if (wide) {
+            const uint16_t *row = PIXEL_ROW(uint16_t, plane, stride, y + i) + x;
+            for (unsigned j = 0; j < BLOCK; j++) out[i * BLOCK + j] = row[j];
+        } else {
+            const uint8_t *row = PIXEL_ROW(uint8_t, plane, stride, y + i) + x;
+            for (unsigned j = 0; j < BLOCK; j++) out[i * BLOCK + j] = row[j];
+        }
+    }
+}
+
+/* The two blocks of a position, reference then distorted: each step runs
+ * on both at once, which keeps two float dependency chains in flight. */
+typedef int64_t BlockPair[2][BLOCK * BLOCK];
+
+/* Ratio of each block's summed quadrant (4x4) variances to its variance,
+ * both unbiased; 0 for a flat block. Float throughout, as in Xiph's code. */
+static void variance_ratios(const BlockPair px, float ratio[2])
+{
+    /* Xiph sums the samples in float; every partial sum is an integer below
+     * 2^24, so float sums are exact and an integer sum gives the same. */
+    int64_t quad_sum[2][4] = { { 0 } };
+    for (int i = 0; i < BLOCK; i++)
+        for (int j = 0; j < BLOCK; j++)
+            for (int k = 0; k < 2; k++)
+                quad_sum[k][(i >> 2) + ((j >> 2) << 1)] += px[k][i * BLOCK + j];
+    float mean[2], quad_mean[2][4], var[2] = { 0 }, quad_var[2][4] = { { 0 } };
+    for (int k = 0; k < 2; k++) {
+        mean[k] = (float)(quad_sum[k][0] + quad_sum[k][1] + quad_sum[k][2] + quad_sum[k][3]) / 64.f;
+        for (int q = 0; q < 4; q++) quad_mean[k][q] = (float)quad_sum[k][q] / 16.f;
+    }
+    for (int i = 0; i < BLOCK; i++)
+        for (int j = 0; j < BLOCK; j++)
+            for (int k = 0; k < 2; k++) {
+                const int q = (i >> 2) + ((j >> 2) << 1);
+                const int64_t v = px[k][i * BLOCK + j];
+                var[k] += (v - mean[k]) * (v - mean[k]);
+                quad_var[k][q] += (v - quad_mean[k][q]) * (v - quad_mean[k][q]);
+            }
+    for (int k = 0; k < 2; k++) {
+        var[k] *= 1 / 63.f * 64;
+        for (int q = 0; q < 4; q++) quad_var[k][q] *= 1 / 15.f * 16;
+        if (var[k] > 0)
+            var[k] = (quad_var[k][0] + quad_var[k][1] + quad_var[k][2] + quad_var[k][3]) / var[k];
+        ratio[k] = var[k];
+    }
+}
+
+/* Masking threshold of a transformed pair: the larger of the two blocks'
+ * CSF-weighted AC energies, each scaled by its variance ratio. */
+static float masking(const BlockPair dct, const float mask[BLOCK][BLOCK], const float ratio[2])
+{
+    float energy[2] = { 0 };
+    for (int i = 0; i < BLOCK; i++)
+        for (int j = i == 0; j < BLOCK; j++)
+            for (int k = 0; k < 2; k++)
+                energy[k] += (float)(dct[k][i * BLOCK + j] * dct[k][i * BLOCK + j]) * mask[i][j];
+    const float ref = (float)(sqrt(energy[0] * ratio[0]) / 32.f);
+    const float dis = (float)(sqrt(energy[1] * ratio[1]) / 32.f);
+    return dis > ref ? dis : ref;
+}
+
+/* Mean masked, CSF-weighted squared DCT error of one plane, relative to the
+ * squared peak. Float accumulation over the plane, as in Xiph's code. */
+static double plane_error(const PsnrHvsState *s, unsigned p, const VqxPicture *ref,
+                          const VqxPicture *dis)
+{
+    const bool wide = s->bpc > 8;
+    const float (*const weight)[BLOCK] = csf[p];
+    const float (*const mask)[BLOCK] = s->mask[p];
+    float total = 0;
+    int64_t n = 0;
+    for (unsigned y = 0; y + BLOCK <= s->h[p]; y += STEP) {
+        for (unsigned x = 0; x + BLOCK <= s->w[p]; x += STEP) {
+            BlockPair px;
+            load_block(px[0], ref->data[p], ref->stride[p], x, y, wide);
+            load_block(px[1], dis->data[p], dis->stride[p], x, y, wide);
+            float ratio[2];
+            variance_ratios(px, ratio);
+            fdct8x8(px[0]);
+            fdct8x8(px[1]);
+            const float threshold = masking(px, mask, ratio);
+            for (int i = 0; i < BLOCK; i++) {
+                for (int j = 0; j < BLOCK; j++) {
+                    const int64_t d = px[0][i * BLOCK + j] - px[1][i * BLOCK + j];
+                    float err = (float)(d < 0 ? -d : d);
+                    if (i != 0 || j != 0)
+                        err = err < threshold / mask[i][j] ? 0 : err - threshold / mask[i][j];
+                    total += (err * weight[i][j]) * (err * weight[i][j]);
+                    n++;
+                }
+            }
+        }
+    }
+    total /= (float)n;
+    const int64_t peak = ((int64_t)1 << s->bpc) - 1;
+    total /= (float)(peak * peak);
+    return total;
+}
+
+static double to_db(double error)
+{
+    return 10 * -log10(error);
+}
+
+static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
+                   unsigned frame, VqxSink *sink)
+{
+    const PsnrHvsState *s = priv;
+    double error[3];
+    int err = 0;
+    for (unsigned p = 0; p < 3; p++) {
+        error[p] = plane_error(s, p, ref, dis);
+        err |= vqx_emit(sink, KEY_Y + p, frame, to_db(error[p]));
+    }
+    const double combined = error[0] * .8 + .1 * (error[1] + error[2]);
+    err |= vqx_emit(sink, KEY_COMBINED, frame, to_db(combined));
+    return err;
+}
+
+const VqxFeatureExtractor vqx_fex_psnr_hvs = {
+    .name = "psnr_hvs",
+    .backend = VQX_BACKEND_CPU,
+    .flags = VQX_FEX_NEEDS_CHROMA,
+    .keys = keys,
+    .state_size = sizeof(PsnrHvsState),
+    .init = init,
+    .extract = extract,
+};

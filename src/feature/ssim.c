@@ -1,0 +1,131 @@
+/*
+ * float_ssim: SSIM of the luma (Wang et al. 2004, 11x11 Gaussian window),
+ * after libvmaf's automatic downscaling, equal to libvmaf's float_ssim.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "feature/extractor.h"
+#include "feature/ssim_core.h"
+
+typedef struct SsimState {
+    bool enable_lcs;
+    bool enable_db;
+    bool clip_db;
+    int scale;
+
+    double max_db;
+    unsigned w, h;           /* full-size luma */
+    unsigned factor;         /* decimation factor, 1: none */
+    unsigned dw, dh;         /* luma after decimation */
+    float *ref, *cmp;        /* full-size float luma, stride w */
+    float *ref_small, *cmp_small; /* decimated, stride dw; NULL when factor is 1 */
+    VqxSsimScratch scratch;
+} SsimState;
+
+enum { KEY_SSIM, KEY_L, KEY_C, KEY_S };
+
+static const char *const keys[] = {
+    "float_ssim", "float_ssim_l", "float_ssim_c", "float_ssim_s", NULL
+};
+
+static const VqxOption options[] = {
+    { .name = "enable_lcs", .help = "also write the luminance, contrast and structure means",
+      .type = VQX_OPT_BOOL, .offset = offsetof(SsimState, enable_lcs), .def.b = false },
+    { .name = "enable_db", .help = "write SSIM as dB: -10 log10(1 - ssim)",
+      .type = VQX_OPT_BOOL, .offset = offsetof(SsimState, enable_db), .def.b = false },
+    { .name = "clip_db", .help = "cap the dB value (from an MSE of 0.5 / pixels)",
+      .type = VQX_OPT_BOOL, .offset = offsetof(SsimState, clip_db), .def.b = false },
+    { .name = "scale", .help = "decimation factor: 0 automatic (round(min(w, h) / 256)), 1 none",
+      .type = VQX_OPT_INT, .offset = offsetof(SsimState, scale), .def.i = 0, .min = 0, .max = 10 },
+    { 0 }
+};
+
+/* libvmaf's iqa rounds a positive float half away from zero. */
+static unsigned automatic_factor(unsigned w, unsigned h)
+{
+    const float q = (float)(w < h ? w : h) / 256.0f;
+    const int whole = (int)q;
+    const int rounded = q - whole >= 0.5 ? whole + 1 : whole;
+    return rounded > 1 ? (unsigned)rounded : 1;
+}
+
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    SsimState *s = priv;
+    s->w = fmt->w;
+    s->h = fmt->h;
+    s->factor = s->scale > 0 ? (unsigned)s->scale : automatic_factor(fmt->w, fmt->h);
+    s->dw = s->factor > 1 ? vqx_ssim_decimated(fmt->w, s->factor) : fmt->w;
+    s->dh = s->factor > 1 ? vqx_ssim_decimated(fmt->h, s->factor) : fmt->h;
+    if (s->dw < VQX_SSIM_WINDOW || s->dh < VQX_SSIM_WINDOW)
+        return vqx_fail(sink, -EINVAL,
+                        "float_ssim: %ux%u luma is %ux%u after downscaling by %u, "
+                        "below the %ux%u SSIM window",
+                        fmt->w, fmt->h, s->dw, s->dh, s->factor, VQX_SSIM_WINDOW, VQX_SSIM_WINDOW);
+
+    s->max_db = vqx_ssim_max_db(fmt->bpc, fmt->w, fmt->h, s->clip_db);
+
+    const size_t n = (size_t)fmt->w * fmt->h;
+    s->ref = malloc(n * sizeof(float));
+    s->cmp = malloc(n * sizeof(float));
+    if (!s->ref || !s->cmp) return -ENOMEM;
+    if (s->factor > 1) {
+        const size_t n_small = (size_t)s->dw * s->dh;
+        s->ref_small = malloc(n_small * sizeof(float));
+        s->cmp_small = malloc(n_small * sizeof(float));
+        if (!s->ref_small || !s->cmp_small) return -ENOMEM;
+    }
+    return vqx_ssim_scratch_init(&s->scratch, s->dw);
+}
+
+static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
+                   unsigned frame, VqxSink *sink)
+{
+    SsimState *s = priv;
+    vqx_ssim_float_luma(s->ref, s->w, ref);
+    vqx_ssim_float_luma(s->cmp, s->w, dis);
+    const float *r = s->ref, *c = s->cmp;
+    if (s->factor > 1) {
+        vqx_ssim_box_decimate(s->ref, s->w, s->w, s->h, s->factor, s->ref_small, s->dw);
+        vqx_ssim_box_decimate(s->cmp, s->w, s->w, s->h, s->factor, s->cmp_small, s->dw);
+        r = s->ref_small;
+        c = s->cmp_small;
+    }
+
+    VqxSsimMeans m;
+    vqx_ssim_plane(&s->scratch, r, c, s->dw, s->dw, s->dh, &m);
+
+    double score = m.ssim;
+    if (s->enable_db) score = vqx_ssim_to_db(score, s->max_db);
+    int err = vqx_emit(sink, KEY_SSIM, frame, score);
+    if (s->enable_lcs) {
+        err |= vqx_emit(sink, KEY_L, frame, m.l);
+        err |= vqx_emit(sink, KEY_C, frame, m.c);
+        err |= vqx_emit(sink, KEY_S, frame, m.s);
+    }
+    return err;
+}
+
+static void close_ssim(void *priv)
+{
+    SsimState *s = priv;
+    free(s->ref);
+    free(s->cmp);
+    free(s->ref_small);
+    free(s->cmp_small);
+    vqx_ssim_scratch_free(&s->scratch);
+}
+
+const VqxFeatureExtractor vqx_fex_float_ssim = {
+    .name = "float_ssim",
+    .backend = VQX_BACKEND_CPU,
+    .keys = keys,
+    .options = options,
+    .state_size = sizeof(SsimState),
+    .init = init,
+    .extract = extract,
+    .close = close_ssim,
+};
