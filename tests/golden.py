@@ -75,6 +75,8 @@ def main():
     ap.add_argument("--extra-feature", action="append", default=[],
                     help="feature spec (name=k=v:k=v) added to the command as is; pairs whose "
                          "golden run has none of --keys are skipped")
+    ap.add_argument("--model-dir", default="",
+                    help="load each model by path=DIR/<version>.json instead of version=")
     ap.add_argument("--keys", required=True,
                     help="comma-separated keys that must be present and equal")
     ap.add_argument("--aggregate", default="", help="comma-separated aggregate keys to compare")
@@ -114,6 +116,10 @@ def main():
             if version in args.model and f"model {spec}" not in skipped:
                 models.append(spec)
         for spec in models:
+            if args.model_dir:
+                version = dict(kv.split("=", 1) for kv in spec.split(":") if "=" in kv)["version"]
+                spec = spec.replace(f"version={version}",
+                                    f"path={os.path.join(args.model_dir, version + '.json')}")
             cmd += ["-m", spec]
         if not models:
             cmd.append("-n")
