@@ -72,6 +72,9 @@ def main():
                     help="feature name of the run to compute (its golden options are used)")
     ap.add_argument("--model", action="append", default=[],
                     help="model of the run to compute (its golden spec is used)")
+    ap.add_argument("--extra-feature", action="append", default=[],
+                    help="feature spec (name=k=v:...) to compute in any case, for keys "
+                         "that the run's models request")
     ap.add_argument("--keys", required=True,
                     help="comma-separated keys that must be present and equal")
     ap.add_argument("--aggregate", default="", help="comma-separated aggregate keys to compare")
@@ -103,7 +106,7 @@ def main():
             name = spec.split("=", 1)[0]
             if name in args.feature and f"feature {name}" not in skipped:
                 features.append(spec)
-        for spec in features:
+        for spec in features + args.extra_feature:
             cmd += ["--feature", spec]
         models = []
         for spec in run["models"]:
@@ -114,7 +117,7 @@ def main():
             cmd += ["-m", spec]
         if not models:
             cmd.append("-n")
-        if not features and not models:
+        if not features and not models and not args.extra_feature:
             print(f"{pair['id']}: upstream refused every requested item, nothing to compare")
             continue
 

@@ -4,9 +4,13 @@
 #include "feature/registry.h"
 
 extern const VqxFeatureExtractor vqx_fex_psnr;
+extern const VqxFeatureExtractor vqx_fex_adm;
+extern const VqxFeatureExtractor vqx_fex_float_adm;
 
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
+    &vqx_fex_adm,
+    &vqx_fex_float_adm,
     NULL
 };
 
