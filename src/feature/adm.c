@@ -82,9 +82,10 @@ typedef struct AdmState {
     int32_t *ref_a, *dis_a;     /* approximation band, overwritten level by level */
     int32_t *ref_band[3], *dis_band[3];
     int32_t *restored[3], *additive[3];
-    int32_t *pix_rows[4];       /* level 0 input rows, centred */
+    int16_t *pix_rows[4];       /* level 0 input rows, centred */
     int pix_row_of[4];
-    int32_t *lo, *hi;           /* one row after the vertical pass, 1 slot of margin */
+    int16_t *lo16, *hi16;       /* one row after the vertical pass, 1 slot of margin: */
+    int32_t *lo, *hi;           /*   level 0, levels 1 to 3 */
     int32_t *mask_sum[3], *mask_hsum[3], *mask_centre[3]; /* ring of masking rows */
     int mask_row_of[3];
     int32_t *recip;             /* 2^30 / i, i in [0, 32768] */
@@ -231,37 +232,45 @@ static const DwtRounding level_rounding[3] = {
     { 0, 16384, 0, 15 }, { 32768, 32768, 16, 16 }, { 32768, 16384, 16, 15 },
 };
 
-static void dwt_row(const int32_t *const src[4], int w, const DwtRounding *rnd,
-                    int32_t *lo, int32_t *hi, int32_t *a, int32_t *h, int32_t *v, int32_t *d)
-{
-    for (int j = 0; j < w; j++) {
-        const int64_t s0 = src[0][j], s1 = src[1][j], s2 = src[2][j], s3 = src[3][j];
-        const int64_t l = db2_lo[0] * s0 + db2_lo[1] * s1 + db2_lo[2] * s2 + db2_lo[3] * s3;
-        const int64_t g = db2_hi[0] * s0 + db2_hi[1] * s1 + db2_hi[2] * s2 + db2_hi[3] * s3;
-        lo[j] = (int32_t)((l + rnd->v_add) >> rnd->v_shift);
-        hi[j] = (int32_t)((g + rnd->v_add) >> rnd->v_shift);
+/* One output row of the four bands from four input rows, with the
+ * accumulator width the level needs: level 0 sums of 16-bit samples and
+ * coefficients fit 32 bits (libvmaf's widths there), deeper levels need 64. */
+#define DEFINE_DWT_ROW(name, src_t, acc_t)                                                 \
+    static void name(const src_t *const src[4], int w, const DwtRounding *rnd,              \
+                     src_t *lo, src_t *hi, int32_t *a, int32_t *h, int32_t *v, int32_t *d)  \
+    {                                                                                       \
+        const acc_t v_add = (acc_t)rnd->v_add, h_add = (acc_t)rnd->h_add;                   \
+        const unsigned v_shift = rnd->v_shift, h_shift = rnd->h_shift;                      \
+        for (int j = 0; j < w; j++) {                                                       \
+            const acc_t s0 = src[0][j], s1 = src[1][j], s2 = src[2][j], s3 = src[3][j];     \
+            lo[j] = (src_t)((db2_lo[0] * s0 + db2_lo[1] * s1 + db2_lo[2] * s2 +             \
+                             db2_lo[3] * s3 + v_add) >> v_shift);                           \
+            hi[j] = (src_t)((db2_hi[0] * s0 + db2_hi[1] * s1 + db2_hi[2] * s2 +             \
+                             db2_hi[3] * s3 + v_add) >> v_shift);                           \
+        }                                                                                   \
+        /* the taps of the last outputs reach w and w + 1, the first -1 */                  \
+        lo[-1] = lo[1], lo[w] = lo[w - 1], lo[w + 1] = lo[w - 2];                           \
+        hi[-1] = hi[1], hi[w] = hi[w - 1], hi[w + 1] = hi[w - 2];                           \
+        for (int j = 0; j < (w + 1) / 2; j++) {                                             \
+            const src_t *p = lo + 2 * j - 1, *q = hi + 2 * j - 1;                           \
+            const acc_t p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];                         \
+            const acc_t q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];                         \
+            a[j] = (int32_t)((db2_lo[0] * p0 + db2_lo[1] * p1 + db2_lo[2] * p2 +            \
+                              db2_lo[3] * p3 + h_add) >> h_shift);                          \
+            v[j] = (int32_t)((db2_hi[0] * p0 + db2_hi[1] * p1 + db2_hi[2] * p2 +            \
+                              db2_hi[3] * p3 + h_add) >> h_shift);                          \
+            h[j] = (int32_t)((db2_lo[0] * q0 + db2_lo[1] * q1 + db2_lo[2] * q2 +            \
+                              db2_lo[3] * q3 + h_add) >> h_shift);                          \
+            d[j] = (int32_t)((db2_hi[0] * q0 + db2_hi[1] * q1 + db2_hi[2] * q2 +            \
+                              db2_hi[3] * q3 + h_add) >> h_shift);                          \
+        }                                                                                   \
     }
-    /* the taps of the last outputs reach w and w + 1, the first -1 */
-    lo[-1] = lo[1], lo[w] = lo[w - 1], lo[w + 1] = lo[w - 2];
-    hi[-1] = hi[1], hi[w] = hi[w - 1], hi[w + 1] = hi[w - 2];
 
-    for (int j = 0; j < (w + 1) / 2; j++) {
-        const int32_t *p = lo + 2 * j - 1, *q = hi + 2 * j - 1;
-        const int64_t p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];
-        const int64_t q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];
-        a[j] = (int32_t)((db2_lo[0] * p0 + db2_lo[1] * p1 + db2_lo[2] * p2 + db2_lo[3] * p3 +
-                          rnd->h_add) >> rnd->h_shift);
-        v[j] = (int32_t)((db2_hi[0] * p0 + db2_hi[1] * p1 + db2_hi[2] * p2 + db2_hi[3] * p3 +
-                          rnd->h_add) >> rnd->h_shift);
-        h[j] = (int32_t)((db2_lo[0] * q0 + db2_lo[1] * q1 + db2_lo[2] * q2 + db2_lo[3] * q3 +
-                          rnd->h_add) >> rnd->h_shift);
-        d[j] = (int32_t)((db2_hi[0] * q0 + db2_hi[1] * q1 + db2_hi[2] * q2 + db2_hi[3] * q3 +
-                          rnd->h_add) >> rnd->h_shift);
-    }
-}
+DEFINE_DWT_ROW(dwt_row_16, int16_t, int32_t)
+DEFINE_DWT_ROW(dwt_row_32, int32_t, int64_t)
 
 /* Row y of the picture's luma, centred, from a four-row cache. */
-static const int32_t *picture_row(AdmState *s, const VqxPicture *pic, int y)
+static const int16_t *picture_row(AdmState *s, const VqxPicture *pic, int y)
 {
     const int slot = y & 3;
     if (s->pix_row_of[slot] != y) {
@@ -285,14 +294,19 @@ static void dwt_level(AdmState *s, int scale, const VqxPicture *pic, int32_t *a,
     for (int k = 0; k < 4; k++) s->pix_row_of[k] = -1;
 
     for (int i = 0; i < (h + 1) / 2; i++) {
-        const int32_t *src[4];
-        for (int k = 0; k < 4; k++) {
-            const int y = vqx_adm_tap_index(2 * i - 1 + k, h);
-            src[k] = scale ? a + y * s->stride : picture_row(s, pic, y);
-        }
         const ptrdiff_t o = i * s->stride;
-        dwt_row(src, w, rnd, s->lo, s->hi, a + o, band[ADM_H] + o, band[ADM_V] + o,
-                band[ADM_D] + o);
+        int32_t *out_h = band[ADM_H] + o, *out_v = band[ADM_V] + o, *out_d = band[ADM_D] + o;
+        if (scale) {
+            const int32_t *src[4];
+            for (int k = 0; k < 4; k++)
+                src[k] = a + vqx_adm_tap_index(2 * i - 1 + k, h) * s->stride;
+            dwt_row_32(src, w, rnd, s->lo, s->hi, a + o, out_h, out_v, out_d);
+        } else {
+            const int16_t *src[4];
+            for (int k = 0; k < 4; k++)
+                src[k] = picture_row(s, pic, vqx_adm_tap_index(2 * i - 1 + k, h));
+            dwt_row_16(src, w, rnd, s->lo16, s->hi16, a + o, out_h, out_v, out_d);
+        }
     }
 }
 
@@ -463,6 +477,19 @@ static int masking_row(AdmState *s, int scale, int32_t *const mask[3], int y)
     return slot;
 }
 
+/* Fixed point of the masked energy. Level 0: x in Q27 (h, v) and Q29 (d)
+ * against a masking sum shifted up by 10 and 12 bits; levels 1-3: x brought
+ * to the masking's Q by a 28-bit shift. */
+typedef struct MaskedFixedPoint {
+    int64_t weight_add;
+    unsigned weight_shift, thr_shift[3], sq_shift[3];
+} MaskedFixedPoint;
+
+static const MaskedFixedPoint masked_fixed_point[2] = {
+    { 0, 0, { 10, 10, 12 }, { 29, 29, 30 } },
+    { 1 << 27, 28, { 0, 0, 0 }, { 30, 30, 30 } },
+};
+
 /* Sum over the scored region of max(|weighted x| - masking, 0)^3 per
  * orientation, in libvmaf's fixed point, to a float 3-norm per orientation
  * plus the noise floor. */
@@ -472,6 +499,7 @@ static float masked_norm(AdmState *s, int scale, int32_t *const x[3], int32_t *c
     const AdmLevel *lv = &s->level[scale];
     const AdmRegion r = lv->roi;
     const int h = lv->h;
+    const MaskedFixedPoint *p = &masked_fixed_point[scale > 0];
     int64_t accum[3] = { 0 };
     int64_t cube_add[3];
     for (int b = 0; b < 3; b++) cube_add[b] = round_half(lv->cube_shift[b]);
@@ -493,25 +521,13 @@ static float masked_norm(AdmState *s, int scale, int32_t *const x[3], int32_t *c
             /* eight neighbours at 1/30 and the centre at 1/15 */
             const int32_t thr = (int32_t)(hu[j] + hm[j] + hd[j] - sm[j] + cm[j]);
             for (int b = 0; b < 3; b++) {
-                const int32_t src = x[b][i * s->stride + j];
-                int32_t m;
-                int64_t sq;
-                if (scale == 0) {
-                    static const unsigned sub_shift[3] = { 10, 10, 12 };
-                    static const unsigned sq_shift[3] = { 29, 29, 30 };
-                    const int32_t weighted = (int32_t)lv->q_weight[b] * src;
-                    m = (int32_t)((uint32_t)abs32(weighted) - ((uint32_t)thr << sub_shift[b]));
-                    m = m < 0 ? 0 : m;
-                    sq = ((int64_t)m * m + ((int64_t)1 << (sq_shift[b] - 1))) >> sq_shift[b];
-                } else {
-                    const int32_t weighted =
-                        wrap32(((int64_t)src * lv->q_weight[b] + (1 << 27)) >> 28);
-                    m = (int32_t)((uint32_t)abs32(weighted) - (uint32_t)thr);
-                    m = m < 0 ? 0 : m;
-                    sq = ((int64_t)m * m + (1 << 29)) >> 30;
-                }
+                const int32_t weighted = wrap32(((int64_t)x[b][i * s->stride + j] *
+                                                 lv->q_weight[b] + p->weight_add) >> p->weight_shift);
+                int32_t m = (int32_t)((uint32_t)abs32(weighted) - ((uint32_t)thr << p->thr_shift[b]));
+                m = m < 0 ? 0 : m;
                 /* the square wraps at 32 bits in libvmaf */
-                row[b] += ((int64_t)wrap32(sq) * m + cube_add[b]) >> lv->cube_shift[b];
+                const int32_t sq = wrap32(((int64_t)m * m + round_half(p->sq_shift[b])) >> p->sq_shift[b]);
+                row[b] += ((int64_t)sq * m + cube_add[b]) >> lv->cube_shift[b];
             }
         }
         for (int b = 0; b < 3; b++) accum[b] += (row[b] + row_add) >> lv->row_shift;
@@ -586,14 +602,15 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         lv->row_shift = ceil_log2_shift(log2(h));
     }
 
-    /* one block: 14 band planes, 4 input rows, 2 pass rows, 9 ring rows,
-     * the reciprocal table */
+    /* one block: 14 band planes, 2 pass rows, 9 ring rows, the reciprocal
+     * table, then the 16-bit rows: 4 input rows, 2 pass rows */
     s->stride = (s->w + 1) / 2;
     const size_t plane = (size_t)s->stride * (size_t)((s->h + 1) / 2);
     const size_t ring = (size_t)s->stride + 2;
     const size_t pass = (size_t)s->w + 3;
-    const size_t n = 14 * plane + 4 * (size_t)s->w + 2 * pass + 9 * ring + 32769;
-    int32_t *p = s->mem = malloc(n * sizeof(int32_t));
+    const size_t n32 = 14 * plane + 2 * pass + 9 * ring + 32769;
+    const size_t n16 = 4 * (size_t)s->w + 2 * pass;
+    int32_t *p = s->mem = malloc(n32 * sizeof(int32_t) + n16 * sizeof(int16_t));
     if (!p) return vqx_fail(sink, -ENOMEM, "adm: out of memory");
     s->ref_a = p, p += plane;
     s->dis_a = p, p += plane;
@@ -603,7 +620,6 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         s->restored[b] = p, p += plane;
         s->additive[b] = p, p += plane;
     }
-    for (int k = 0; k < 4; k++) s->pix_rows[k] = p, p += s->w;
     s->lo = p + 1, p += pass;
     s->hi = p + 1, p += pass;
     for (int k = 0; k < 3; k++) {
@@ -611,9 +627,13 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         s->mask_hsum[k] = p + 1, p += ring;
         s->mask_centre[k] = p + 1, p += ring;
     }
-    s->recip = p;
+    s->recip = p, p += 32769;
     s->recip[0] = 0;
     for (int i = 1; i <= 32768; i++) s->recip[i] = RECIP_Q30 / i;
+    int16_t *q = (int16_t *)p;
+    for (int k = 0; k < 4; k++) s->pix_rows[k] = q, q += s->w;
+    s->lo16 = q + 1, q += pass;
+    s->hi16 = q + 1;
     return 0;
 }
 

@@ -54,8 +54,8 @@ static inline int vqx_adm_tap_index(int i, int n)
 #define ADM_MIN_SIDE 33
 #define FLOAT_ADM_MIN_SIDE 17
 
-/* Picture row to samples centred on zero: x - 2^(bpc-1). */
-BF_DECL(void, vqx_adm_row_to_int, const void *src, int32_t *dst, int w, unsigned bpc);
+/* Picture row to samples centred on zero: x - 2^(bpc-1), which fits 16 bits. */
+BF_DECL(void, vqx_adm_row_to_int, const void *src, int16_t *dst, int w, unsigned bpc);
 /* Picture row to floats as libvmaf's picture_copy scales them: x / 2^(bpc-8)
  * - 128 (libvmaf reads 9, 11 and 13..15 bit rows as bytes; vqx scales them
  * like the others). */
