@@ -88,6 +88,7 @@ typedef struct AdmState {
     int32_t *lo, *hi;           /*   level 0, levels 1 to 3 */
     int32_t *mask_sum[3], *mask_hsum[3], *mask_centre[3]; /* ring of masking rows */
     int mask_row_of[3];
+    int32_t *thr_row;           /* masking threshold of one row */
     int32_t *recip;             /* 2^30 / i, i in [0, 32768] */
     void *mem;
 } AdmState;
@@ -515,19 +516,23 @@ static float masked_norm(AdmState *s, int scale, int32_t *const x[3], int32_t *c
         const uint32_t *hd = (const uint32_t *)s->mask_hsum[down];
         const uint32_t *sm = (const uint32_t *)s->mask_sum[mid];
         const uint32_t *cm = (const uint32_t *)s->mask_centre[mid];
+        /* eight neighbours at 1/30 and the centre at 1/15 */
+        int32_t *thr = s->thr_row;
+        for (int j = r.left; j < r.right; j++)
+            thr[j] = (int32_t)(hu[j] + hm[j] + hd[j] - sm[j] + cm[j]);
         int64_t row[3] = { 0 };
-
-        for (int j = r.left; j < r.right; j++) {
-            /* eight neighbours at 1/30 and the centre at 1/15 */
-            const int32_t thr = (int32_t)(hu[j] + hm[j] + hd[j] - sm[j] + cm[j]);
-            for (int b = 0; b < 3; b++) {
-                const int32_t weighted = wrap32(((int64_t)x[b][i * s->stride + j] *
-                                                 lv->q_weight[b] + p->weight_add) >> p->weight_shift);
-                int32_t m = (int32_t)((uint32_t)abs32(weighted) - ((uint32_t)thr << p->thr_shift[b]));
+        for (int b = 0; b < 3; b++) {
+            const int32_t *src = x[b] + i * s->stride;
+            const int64_t q = lv->q_weight[b];
+            const unsigned thr_shift = p->thr_shift[b], sq_shift = p->sq_shift[b];
+            const unsigned cube_shift = lv->cube_shift[b];
+            for (int j = r.left; j < r.right; j++) {
+                const int32_t weighted = wrap32((src[j] * q + p->weight_add) >> p->weight_shift);
+                int32_t m = (int32_t)((uint32_t)abs32(weighted) - ((uint32_t)thr[j] << thr_shift));
                 m = m < 0 ? 0 : m;
                 /* the square wraps at 32 bits in libvmaf */
-                const int32_t sq = wrap32(((int64_t)m * m + round_half(p->sq_shift[b])) >> p->sq_shift[b]);
-                row[b] += ((int64_t)sq * m + cube_add[b]) >> lv->cube_shift[b];
+                const int32_t sq = wrap32(((int64_t)m * m + round_half(sq_shift)) >> sq_shift);
+                row[b] += ((int64_t)sq * m + cube_add[b]) >> cube_shift;
             }
         }
         for (int b = 0; b < 3; b++) accum[b] += (row[b] + row_add) >> lv->row_shift;
@@ -608,7 +613,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     const size_t plane = (size_t)s->stride * (size_t)((s->h + 1) / 2);
     const size_t ring = (size_t)s->stride + 2;
     const size_t pass = (size_t)s->w + 3;
-    const size_t n32 = 14 * plane + 2 * pass + 9 * ring + 32769;
+    const size_t n32 = 14 * plane + 2 * pass + 9 * ring + (size_t)s->stride + 32769;
     const size_t n16 = 4 * (size_t)s->w + 2 * pass;
     int32_t *p = s->mem = malloc(n32 * sizeof(int32_t) + n16 * sizeof(int16_t));
     if (!p) return vqx_fail(sink, -ENOMEM, "adm: out of memory");
@@ -627,6 +632,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         s->mask_hsum[k] = p + 1, p += ring;
         s->mask_centre[k] = p + 1, p += ring;
     }
+    s->thr_row = p, p += s->stride;
     s->recip = p, p += 32769;
     s->recip[0] = 0;
     for (int i = 1; i <= 32768; i++) s->recip[i] = RECIP_Q30 / i;

@@ -1,7 +1,7 @@
 /*
  * ADM in single precision, as libvmaf's float_adm (adm.c, adm_tools.c): the
  * same decomposition as the integer ADM (see adm.c), with libvmaf's float
- * operation order, its double-precision steps, and its division by an SSE
+ * operation order, its double-precision steps, and its division by a
  * reciprocal estimate refined by one Newton step. Options beyond the
  * integer extractor's: p-norm, CM bypass, per-level weight overrides,
  * harmonic-mean adm3, skipping one level's AIM.
@@ -12,11 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-
-#if defined(__SSE__) || defined(__x86_64__) || defined(_M_X64)
-#include <xmmintrin.h>
-#define HAVE_SSE_RCP 1
-#endif
+#include <string.h>
 
 #include "feature/adm.h"
 #include "feature/adm_csf.h"
@@ -65,6 +61,7 @@ typedef struct FloatAdmState {
     unsigned bpc;
     float cos_1deg_sq;
     float eps;
+    uint16_t recip_table[4096];
     FloatAdmLevel level[ADM_SCALES];
 
     ptrdiff_t stride;
@@ -77,6 +74,7 @@ typedef struct FloatAdmState {
     float *mask[3][3];     /* [orientation][ring slot]: |weighted| / 30 */
     float *mask_abs[3][3]; /* [orientation][ring slot]: |weighted| */
     int mask_row_of[3];
+    float *thr_row;        /* masking threshold of one row */
     void *mem;
 } FloatAdmState;
 
@@ -162,16 +160,106 @@ static const VqxOption options[] = {
     { 0 }
 };
 
-/* n / d as libvmaf computes it on x86: n times the SSE reciprocal estimate
- * of d refined by one Newton-Raphson step. */
-static inline float divide(float n, float d)
+/* libvmaf divides by an SSE reciprocal estimate (RCPSS) refined by one
+ * Newton-Raphson step, and the estimate differs between CPU vendors. The
+ * goldens come from AMD Zen, whose estimate of x in [1, 2) is
+ * (4096 + t) / 8192 with t a function of the top 12 mantissa bits of x.
+ * The table, measured on that CPU, is given as the decrease of t from one
+ * entry to the next, starting from 4095; the estimate scales exactly with
+ * the exponent of x. */
+static const char amd_rcp_steps[] =
+    "1212222222122222421222222212222232122222221222224212222222122222"
+    "2212222222122222321222222212222232122222221222222212222222122222"
+    "2212222222122222221222222212222222122222221222221212222222122222"
+    "1212222222122222121222222212222212122222221222221212222222122222"
+    "2122122122122122312212212212212231221221221221222122122122122122"
+    "3122122122122122212212212212212221221221221221222122122122122122"
+    "2122122122122122212212212212212211221221221221221122122122122122"
+    "1122122122122122112212212212212211221221221221220122122122122122"
+    "2121121212121212312112121212121231211212121212123121121212121212"
+    "2121121212121212312112121212121221211212121212122121121212121212"
+    "2121121212121212212112121212121211211212121212122121121212121212"
+    "1121121212121212112112121212121211211212121212121121121212121212"
+    "2112112112112112211211211211211231121121121121122112112112112112"
+    "2112112112112112211211211211211221121121121121122112112112112112"
+    "1112112112112112211211211211211211121121121121121112112112112112"
+    "1112112112112112111211211211211211121121121121120112112112112112"
+    "2111121112111121211112111211112121111211121111212111121112111121"
+    "2111121112111121211112111211112121111211121111211111121112111121"
+    "2111121112111121111112111211112121111211121111211111121112111121"
+    "1111121112111121111112111211112111111211121111210111121112111121"
+    "1112111111112111111211111111211121121111111121111112111111112111"
+    "1112111111112111111211111111211111121111111121111112111111112111"
+    "1112111111112111011211111111211111121111111121110112111111112111"
+    "1112111111112111011211111111211101121111111121110112111111112111"
+    "1111111111111111211111111111111111111111111111112111111111111111"
+    "2111111111111111111111111111111111111111111111112111111111111111"
+    "1111111111111111111111111111111111111111111111111111111111111111"
+    "1111111111111111011111111111111111111111111111111111111111111111"
+    "1111110111111111111111011111111121111101111111111111110111111111"
+    "1111110111111111111111011111111111111101111111111111110111111111"
+    "1111110111111111111111011111111101111101111111111111110111111111"
+    "0111110111111111111111011111111101111101111111111111110111111111"
+    "0110111111011111111011111101111121101111110111111110111111011111"
+    "0110111111011111111011111101111111101111110111111110111111011111"
+    "0110111111011111111011111101111111101111110111110110111111011111"
+    "0110111111011111111011111101111101101111110111110110111111011111"
+    "1101111011110111110111101111011111011110111101111101111011110111"
+    "0101111011110111110111101111011111011110111101111101111011110111"
+    "0101111011110111110111101111011101011110111101111101111011110111"
+    "0101111011110111010111101111011111011110111101110101111011110111"
+    "0110110111011101111011011101110111101101110111011110110111011101"
+    "1110110111011101111011011101110111101101110111010110110111011101"
+    "1110110111011101111011011101110101101101110111011110110111011101"
+    "0110110111011101111011011101110101101101110111010110110111011101"
+    "1101101101101101110110110110110111011011011011011101101101101101"
+    "1101101101101101110110110110110111011011011011011101101101101101"
+    "1101101101101101110110110110110111011011011011010101101101101101"
+    "1101101101101101010110110110110111011011011011011101101101101101"
+    "1011010110110101101101011011010110110101101101012011010110110101"
+    "1011010110110101101101011011010110110101101101011011010110110101"
+    "2011010110110101101101011011010110110101101101011011010110110101"
+    "0011010110110101101101011011010110110101101101011011010110110101"
+    "1011010110101101001101011010110110110101101011011011010110101101"
+    "0011010110101101101101011010110100110101101011011011010110101101"
+    "0011010110101101101101011010110100110101101011010011010110101101"
+    "0011010110101101101101011010110100110101101011010011010110101101"
+    "1010101011010101101010101101010110101010110101011010101011010101"
+    "1010101011010101101010101101010100101010110101011010101011010101"
+    "1010101011010101101010101101010110101010110101010010101011010101"
+    "1010101011010101101010101101010100101010110101011010101011010101"
+    "0010101101010101101010110101010100101011010101011010101101010101"
+    "0010101101010101001010110101010110101011010101010010101101010101"
+    "0010101101010101001010110101010110101011010101010010101101010101"
+    "0010101101010101001010110101010100101011010101010010101101010101";
+
+static void reciprocal_table_init(uint16_t table[4096])
 {
-#ifdef HAVE_SSE_RCP
-    const float r = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(d)));
+    int t = 4095;
+    for (int i = 0; i < 4096; i++) {
+        t -= amd_rcp_steps[i] - '0';
+        table[i] = (uint16_t)t;
+    }
+}
+
+static inline float reciprocal_estimate(const uint16_t table[4096], float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof(u));
+    const uint32_t sign = u & 0x80000000u, exponent = (u >> 23) & 0xff;
+    if (exponent == 0) return sign ? -INFINITY : INFINITY; /* zero, subnormal */
+    if (exponent == 0xff) return u & 0x7fffff ? x : sign ? -0.0f : 0.0f;
+    if (exponent >= 253) return sign ? -0.0f : 0.0f;       /* result subnormal */
+    const uint32_t r = sign | (253 - exponent) << 23 | (uint32_t)table[(u >> 11) & 0xfff] << 11;
+    float y;
+    memcpy(&y, &r, sizeof(y));
+    return y;
+}
+
+static inline float divide(const uint16_t table[4096], float n, float d)
+{
+    const float r = reciprocal_estimate(table, d);
     return n * (r + r * (1.0f - d * r));
-#else
-    return n / d;
-#endif
 }
 
 static void level_weights(const FloatAdmState *s, int scale, float weight[3])
@@ -284,7 +372,7 @@ static void decouple(FloatAdmState *s, const FloatAdmLevel *lv)
 
             for (int b = 0; b < 3; b++) {
                 const float ob = s->ref_band[b][o], tb = s->dis_band[b][o];
-                float k = divide(tb, ob + s->eps);
+                float k = divide(s->recip_table, tb, ob + s->eps);
                 k = k < 0.0f ? 0.0f : (k > 1.0f ? 1.0f : k);
                 float r = k * ob;
                 if (same_angle && r > 0.0) {
@@ -358,30 +446,36 @@ static float masked_norm(FloatAdmState *s, const FloatAdmLevel *lv, float *const
         const int up = masking_row(s, lv, mask, i > 0 ? i - 1 : 1);
         const int mid = masking_row(s, lv, mask, i);
         const int down = masking_row(s, lv, mask, i < h - 1 ? i + 1 : h - 1);
-        float row[3] = { 0, 0, 0 };
-        for (int j = r.left; j < r.right; j++) {
-            float thr = 0.0f;
-            if (!s->bypass_cm) {
-                /* per orientation, in libvmaf's order: the row above, the
-                 * centre row with the centre at 1/15 (added in double), the
-                 * row below */
-                for (int b = 0; b < 3; b++) {
-                    const float *u = s->mask[b][up], *m = s->mask[b][mid], *d = s->mask[b][down];
+        /* the masking threshold of the row first: a loop the compiler can
+         * run on several columns at once */
+        float *thr = s->thr_row;
+        for (int j = r.left; j < r.right; j++) thr[j] = 0.0f;
+        if (!s->bypass_cm) {
+            /* per orientation, in libvmaf's order: the row above, the centre
+             * row with the centre at 1/15 (added in double), the row below */
+            for (int b = 0; b < 3; b++) {
+                const float *u = s->mask[b][up], *m = s->mask[b][mid], *d = s->mask[b][down];
+                const float *c = s->mask_abs[b][mid];
+                for (int j = r.left; j < r.right; j++) {
                     float sum = 0;
                     sum += u[j - 1];
                     sum += u[j];
                     sum += u[j + 1];
                     sum += m[j - 1];
-                    sum = (float)(sum + ONE_BY_15 * s->mask_abs[b][mid][j]);
+                    sum = (float)(sum + ONE_BY_15 * c[j]);
                     sum += m[j + 1];
                     sum += d[j - 1];
                     sum += d[j];
                     sum += d[j + 1];
-                    thr += sum;
+                    thr[j] += sum;
                 }
             }
-            for (int b = 0; b < 3; b++) {
-                float v = fabsf(x[b][i * s->stride + j] * lv->weight[b]) - thr;
+        }
+        float row[3] = { 0, 0, 0 };
+        for (int b = 0; b < 3; b++) {
+            const float *src = x[b] + i * s->stride;
+            for (int j = r.left; j < r.right; j++) {
+                float v = fabsf(src[j] * lv->weight[b]) - thr[j];
                 v = v < 0.0f ? 0.0f : v;
                 row[b] += power(v, s->p_norm);
             }
@@ -408,6 +502,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     s->bpc = fmt->bpc;
     s->cos_1deg_sq = (float)(cos(1.0 * PI / 180.0) * cos(1.0 * PI / 180.0));
     s->eps = (float)1e-30;
+    reciprocal_table_init(s->recip_table);
 
     int w = s->w, h = s->h;
     for (int k = 0; k < ADM_SCALES; k++) {
@@ -423,7 +518,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     const size_t plane = (size_t)s->stride * (size_t)((s->h + 1) / 2);
     const size_t ring = (size_t)s->stride + 2;
     const size_t pass = (size_t)s->w + 3;
-    const size_t n = 14 * plane + 4 * (size_t)s->w + 2 * pass + 18 * ring;
+    const size_t n = 14 * plane + 4 * (size_t)s->w + 2 * pass + 18 * ring + (size_t)s->stride;
     float *p = s->mem = malloc(n * sizeof(float));
     if (!p) return vqx_fail(sink, -ENOMEM, "float_adm: out of memory");
     s->ref_a = p, p += plane;
@@ -443,6 +538,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
             s->mask_abs[b][k] = p + 1, p += ring;
         }
     }
+    s->thr_row = p;
     return 0;
 }
 
