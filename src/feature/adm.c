@@ -180,7 +180,8 @@ static uint32_t double_to_u32(double v)
                                 ? (int64_t)v : INT64_MIN);
 }
 
-static unsigned ceil_log2_shift(double x)
+/* a shift from a log2 bound, as libvmaf's (uint32_t)ceil(...) */
+static unsigned ceil_to_shift(double x)
 {
     return (unsigned)(int64_t)ceil(x);
 }
@@ -227,8 +228,10 @@ typedef struct DwtRounding {
     unsigned v_shift, h_shift;
 } DwtRounding;
 
-/* Level 0 works on samples centred by 2^(bpc-1): the same sums as libvmaf's
- * offset correction, without its 32-bit overflow at 16 bits. */
+/* Rounding of the vertical and horizontal passes of levels 1 to 3. Level 0
+ * (in dwt_level) shifts by bpc then 16, on samples centred by 2^(bpc-1): the
+ * same sums as libvmaf's offset correction, without its 32-bit overflow at
+ * 16 bits. */
 static const DwtRounding level_rounding[3] = {
     { 0, 16384, 0, 15 }, { 32768, 32768, 16, 16 }, { 32768, 16384, 16, 15 },
 };
@@ -402,8 +405,8 @@ static float reference_norm(const AdmState *s, int scale)
         static const unsigned sq_shift[3] = { 31, 30, 31 };
         static const unsigned frac_bits[3] = { 32, 27, 23 };
         const unsigned sq = sq_shift[scale - 1];
-        const unsigned cube_shift = ceil_log2_shift(log2(r.right - r.left));
-        const unsigned row_shift = ceil_log2_shift(log2(r.bottom - r.top));
+        const unsigned cube_shift = ceil_to_shift(log2(r.right - r.left));
+        const unsigned row_shift = ceil_to_shift(log2(r.bottom - r.top));
         const uint64_t cube_add = (uint64_t)round_half(cube_shift);
         const uint64_t row_add = (uint64_t)round_half(row_shift);
         for (int i = r.top; i < r.bottom; i++) {
@@ -596,15 +599,15 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
             for (int b = 0; b < 3; b++)
                 lv->q_weight[b] = default_view && s->csf_mode == CSF_WATSON ? watson_default_q[b]
                     : double_to_u16(lv->weight[b] * pow(2, b == ADM_D ? 23 : 21));
-            lv->cube_shift[ADM_H] = lv->cube_shift[ADM_V] = ceil_log2_shift(log2(w) - 4);
-            lv->cube_shift[ADM_D] = ceil_log2_shift(log2(w) - 3);
+            lv->cube_shift[ADM_H] = lv->cube_shift[ADM_V] = ceil_to_shift(log2(w) - 4);
+            lv->cube_shift[ADM_D] = ceil_to_shift(log2(w) - 3);
         } else {
             for (int b = 0; b < 3; b++) {
                 lv->q_weight[b] = double_to_u32(lv->weight[b] * pow(2, 32));
-                lv->cube_shift[b] = ceil_log2_shift(log2(w));
+                lv->cube_shift[b] = ceil_to_shift(log2(w));
             }
         }
-        lv->row_shift = ceil_log2_shift(log2(h));
+        lv->row_shift = ceil_to_shift(log2(h));
     }
 
     /* one block: 14 band planes, 2 pass rows, 9 ring rows, the reciprocal
