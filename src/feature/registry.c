@@ -19,6 +19,8 @@ extern const VqxFeatureExtractor vqx_fex_float_ms_ssim;
 extern const VqxFeatureExtractor vqx_fex_ciede;
 extern const VqxFeatureExtractor vqx_fex_psnr_hvs;
 
+extern const VqxFeatureExtractor vqx_fex_adm;
+extern const VqxFeatureExtractor vqx_fex_float_adm;
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
     &vqx_fex_vif,
@@ -35,6 +37,8 @@ static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_float_ms_ssim,
     &vqx_fex_ciede,
     &vqx_fex_psnr_hvs,
+    &vqx_fex_adm,
+    &vqx_fex_float_adm,
     NULL
 };
 

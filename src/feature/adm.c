@@ -1,0 +1,715 @@
+/*
+ * ADM, the Detail Loss Metric of VMAF, in libvmaf's fixed-point form
+ * (integer_adm). Per DWT level: the distorted bands are split into the part
+ * that restores the reference (r) and the additive impairment (a); the
+ * CSF-weighted r, less what the neighbouring impairment masks, is summed as
+ * a 3-norm and divided by the 3-norm of the weighted reference (DLM). AIM
+ * scores the impairment masked by the restored detail, the same way.
+ *
+ * Every stage keeps libvmaf's integer widths, shifts and roundings, and the
+ * places where its C code wraps around 32 bits (weights above the
+ * fixed-point range with adm_csf_mode=1) are reproduced with explicit
+ * modular arithmetic, so that the scores are the same doubles.
+ *
+ * Layout: all bands are int32 planes with the stride of level 0; each level
+ * overwrites the approximation band in place. The masking stage runs row by
+ * row over a three-row ring, so extract() touches no allocator.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "feature/adm.h"
+#include "feature/adm_csf.h"
+#include "feature/extractor.h"
+
+#define PI 3.14159265358979323846
+
+enum AdmCsfMode { CSF_WATSON, CSF_BARTEN, CSF_BLEND, CSF_BLEND_MAE };
+
+/* libvmaf's defaults (integer_adm.h) */
+#define DEFAULT_VIEW_DIST 3.0
+#define DEFAULT_DISPLAY_HEIGHT 1080
+#define CSF_LUMINANCE 100.0
+
+/* Fixed-point constants of libvmaf's integer ADM (integer_adm.h, integer_adm.c;
+ * Netflix, BSD+Patent). */
+static const int32_t db2_lo[4] = { 15826, 27411, 7345, -4240 }; /* Daubechies 2, Q15 */
+static const int32_t db2_hi[4] = { -4240, -7345, 27411, -15826 };
+#define RECIP_Q30 1073741824   /* division table: 2^30 / i */
+#define ONE_BY_30_Q17 4369     /* level 0 masking: neighbour weight 1/30 */
+#define ONE_BY_15_Q17 8738     /* level 0 masking: centre weight 1/15 */
+#define ONE_BY_30_Q32 143165577
+#define ONE_BY_15_Q32 286331153
+/* level 0 weights at the default 3 H on 1080 lines, Watson CSF */
+static const uint16_t watson_default_q[3] = { 36453, 36453, 49417 };
+
+/* Per-level constants, fixed at init. */
+typedef struct AdmLevel {
+    int w, h;                 /* band size */
+    AdmRegion roi, grown;     /* scored region; what its 3x3 window reads */
+    float weight[3];          /* CSF weight of the h, v, d bands */
+    uint32_t q_weight[3];     /* weight in fixed point: Q21, Q21, Q23 (level 0), Q32 */
+    float noise;              /* noise floor added to each band's 3-norm */
+    unsigned cube_shift[3];   /* masked energy: rounding shifts of x^3 per column */
+    unsigned row_shift;       /*   and of each row's sum */
+} AdmLevel;
+
+typedef struct AdmState {
+    bool debug;
+    bool skip_aim;
+    bool skip_scale0;
+    double csf_scale;
+    double csf_diag_scale;
+    double dlm_weight;
+    double gain_limit;
+    double view_dist;
+    double noise_weight;
+    double min_val;
+    int display_height;
+    int csf_mode;
+
+    int w, h;
+    unsigned bpc;
+    float cos_1deg_sq;
+    AdmLevel level[ADM_SCALES];
+
+    ptrdiff_t stride;           /* elements per band row */
+    int32_t *ref_a, *dis_a;     /* approximation band, overwritten level by level */
+    int32_t *ref_band[3], *dis_band[3];
+    int32_t *restored[3], *additive[3];
+    int16_t *pix_rows[4];       /* level 0 input rows, centred */
+    int pix_row_of[4];
+    int16_t *lo16, *hi16;       /* one row after the vertical pass, 1 slot of margin: */
+    int32_t *lo, *hi;           /*   level 0, levels 1 to 3 */
+    int32_t *mask_sum[3], *mask_hsum[3], *mask_centre[3]; /* ring of masking rows */
+    int mask_row_of[3];
+    int32_t *thr_row;           /* masking threshold of one row */
+    int32_t *recip;             /* 2^30 / i, i in [0, 32768] */
+    void *mem;
+} AdmState;
+
+enum {
+    KEY_ADM2, KEY_AIM, KEY_ADM3, KEY_SCALE0,
+    KEY_ADM = KEY_SCALE0 + ADM_SCALES, KEY_NUM, KEY_DEN, KEY_NUM_SCALE0,
+};
+
+static const char *const keys[] = {
+    "VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score",
+    "VMAF_integer_feature_adm3_score",
+    "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3",
+    "integer_adm", "integer_adm_num", "integer_adm_den",
+    "integer_adm_num_scale0", "integer_adm_den_scale0", "integer_adm_num_scale1",
+    "integer_adm_den_scale1", "integer_adm_num_scale2", "integer_adm_den_scale2",
+    "integer_adm_num_scale3", "integer_adm_den_scale3",
+    NULL
+};
+
+#define OPT(field) .offset = offsetof(AdmState, field)
+static const VqxOption options[] = {
+    { .name = "debug", .help = "also write numerators and denominators",
+      .type = VQX_OPT_BOOL, OPT(debug), .def.b = false },
+    { .name = "adm_csf_scale", .alias = "scf",
+      .help = "scale of the CSF's horizontal and vertical terms (adm_csf_mode=1)",
+      .type = VQX_OPT_DOUBLE, OPT(csf_scale), .def.d = 1.0, .min = 0.0, .max = 50.0,
+      .flags = VQX_OPT_NAMES_KEY },
+    { .name = "adm_csf_diag_scale", .alias = "scfd",
+      .help = "scale of the CSF's diagonal term (adm_csf_mode=1)",
+      .type = VQX_OPT_DOUBLE, OPT(csf_diag_scale), .def.d = 1.0, .min = 0.0, .max = 50.0,
+      .flags = VQX_OPT_NAMES_KEY },
+    { .name = "adm_dlm_weight", .alias = "dlmw",
+      .help = "weight of DLM against AIM in adm3; 1 is DLM only",
+      .type = VQX_OPT_DOUBLE, OPT(dlm_weight), .def.d = 0.5, .min = 0.0, .max = 1.0,
+      .flags = VQX_OPT_NAMES_KEY },
+    { .name = "adm_enhn_gain_limit", .alias = "egl",
+      .help = "largest enhancement gain credited, >= 1; 1 disables enhancement",
+      .type = VQX_OPT_DOUBLE, OPT(gain_limit), .def.d = 100.0, .min = 1.0, .max = 100.0,
+      .flags = VQX_OPT_NAMES_KEY },
+    { .name = "adm_norm_view_dist", .alias = "nvd",
+      .help = "viewing distance over display height",
+      .type = VQX_OPT_DOUBLE, OPT(view_dist), .def.d = DEFAULT_VIEW_DIST, .min = 0.75,
+      .max = 24.0, .flags = VQX_OPT_NAMES_KEY },
+    { .name = "adm_ref_display_height", .alias = "rdh",
+      .help = "reference display height in pixels",
+      .type = VQX_OPT_INT, OPT(display_height), .def.i = DEFAULT_DISPLAY_HEIGHT, .min = 1,
+      .max = 4320, .flags = VQX_OPT_NAMES_KEY },
+    { .name = "adm_csf_mode", .alias = "csf",
+      .help = "CSF: 0 Watson, 1 Barten, 2 Barten/Watson blend, 3 blend with the MAE fix",
+      .type = VQX_OPT_INT, OPT(csf_mode), .def.i = CSF_WATSON, .min = 0, .max = 3,
+      .flags = VQX_OPT_NAMES_KEY },
+    { .name = "adm_noise_weight", .alias = "nw", .help = "weight of the noise floor",
+      .type = VQX_OPT_DOUBLE, OPT(noise_weight), .def.d = 0.03125, .min = 0.0, .max = 1500.0,
+      .flags = VQX_OPT_NAMES_KEY },
+    { .name = "adm_skip_aim", .help = "skip AIM (aim and adm3 then use AIM = 0)",
+      .type = VQX_OPT_BOOL, OPT(skip_aim), .def.b = false },
+    { .name = "adm_skip_scale0", .alias = "ssz", .help = "skip level 0",
+      .type = VQX_OPT_BOOL, OPT(skip_scale0), .def.b = false, .flags = VQX_OPT_NAMES_KEY },
+    { .name = "adm_min_val", .alias = "min", .help = "lower bound of adm3",
+      .type = VQX_OPT_DOUBLE, OPT(min_val), .def.d = 0.0, .min = 0.0, .max = 1.0,
+      .flags = VQX_OPT_NAMES_KEY },
+    { 0 }
+};
+
+/* ---- two's-complement helpers: libvmaf's C relies on wrap-around ---- */
+
+static inline int32_t wrap32(int64_t v)
+{
+    return (int32_t)(uint32_t)(uint64_t)v;
+}
+
+static inline int32_t abs32(int32_t v)
+{
+    return v < 0 ? (int32_t)(0u - (uint32_t)v) : v;
+}
+
+/* double to uint16 and uint32 as x86-64 compilers convert them (through a
+ * 32-bit and a 64-bit signed integer) when the value does not fit, as
+ * Barten weights do not */
+static uint16_t double_to_u16(double v)
+{
+    return (uint16_t)(uint32_t)(v > -2147483649.0 && v < 2147483648.0 ? (int32_t)v : INT32_MIN);
+}
+
+static uint32_t double_to_u32(double v)
+{
+    return (uint32_t)(uint64_t)(v > -9223372036854775808.0 && v < 9223372036854775808.0
+                                ? (int64_t)v : INT64_MIN);
+}
+
+/* a shift from a log2 bound, as libvmaf's (uint32_t)ceil(...) */
+static unsigned ceil_to_shift(double x)
+{
+    return (unsigned)(int64_t)ceil(x);
+}
+
+static int64_t round_half(unsigned shift)
+{
+    return shift ? (int64_t)1 << (shift - 1) : 0;
+}
+
+/* ---- CSF weights ---- */
+
+static bool level_weights(const AdmState *s, int scale, float weight[3])
+{
+    float hv, diag;
+    switch (s->csf_mode) {
+    case CSF_BARTEN:
+        hv = vqx_adm_barten_weight(scale, s->view_dist, s->display_height, CSF_LUMINANCE,
+                                   s->csf_scale);
+        diag = vqx_adm_barten_weight(scale, s->view_dist, s->display_height, CSF_LUMINANCE,
+                                     s->csf_diag_scale);
+        break;
+    case CSF_BLEND:
+    case CSF_BLEND_MAE:
+        if (!vqx_adm_blend_weight(scale, false, s->view_dist, s->display_height,
+                                  s->csf_mode == CSF_BLEND_MAE, &hv) ||
+            !vqx_adm_blend_weight(scale, true, s->view_dist, s->display_height,
+                                  s->csf_mode == CSF_BLEND_MAE, &diag))
+            return false;
+        break;
+    default:
+        hv = vqx_adm_watson_weight(scale, false, s->view_dist, s->display_height);
+        diag = vqx_adm_watson_weight(scale, true, s->view_dist, s->display_height);
+        break;
+    }
+    weight[ADM_H] = weight[ADM_V] = hv;
+    weight[ADM_D] = diag;
+    return true;
+}
+
+/* ---- DWT: one output row of the four bands ---- */
+
+typedef struct DwtRounding {
+    int64_t v_add, h_add;
+    unsigned v_shift, h_shift;
+} DwtRounding;
+
+/* Rounding of the vertical and horizontal passes of levels 1 to 3. Level 0
+ * (in dwt_level) shifts by bpc then 16, on samples centred by 2^(bpc-1): the
+ * same sums as libvmaf's offset correction, without its 32-bit overflow at
+ * 16 bits. */
+static const DwtRounding level_rounding[3] = {
+    { 0, 16384, 0, 15 }, { 32768, 32768, 16, 16 }, { 32768, 16384, 16, 15 },
+};
+
+/* One output row of the four bands from four input rows, with the
+ * accumulator width the level needs: level 0 sums of 16-bit samples and
+ * coefficients fit 32 bits (libvmaf's widths there), deeper levels need 64. */
+#define DEFINE_DWT_ROW(name, src_t, acc_t)                                                 \
+    static void name(const src_t *const src[4], int w, const DwtRounding *rnd,              \
+                     src_t *lo, src_t *hi, int32_t *a, int32_t *h, int32_t *v, int32_t *d)  \
+    {                                                                                       \
+        const acc_t v_add = (acc_t)rnd->v_add, h_add = (acc_t)rnd->h_add;                   \
+        const unsigned v_shift = rnd->v_shift, h_shift = rnd->h_shift;                      \
+        for (int j = 0; j < w; j++) {                                                       \
+            const acc_t s0 = src[0][j], s1 = src[1][j], s2 = src[2][j], s3 = src[3][j];     \
+            lo[j] = (src_t)((db2_lo[0] * s0 + db2_lo[1] * s1 + db2_lo[2] * s2 +             \
+                             db2_lo[3] * s3 + v_add) >> v_shift);                           \
+            hi[j] = (src_t)((db2_hi[0] * s0 + db2_hi[1] * s1 + db2_hi[2] * s2 +             \
+                             db2_hi[3] * s3 + v_add) >> v_shift);                           \
+        }                                                                                   \
+        /* the taps of the last outputs reach w and w + 1, the first -1 */                  \
+        lo[-1] = lo[1], lo[w] = lo[w - 1], lo[w + 1] = lo[w - 2];                           \
+        hi[-1] = hi[1], hi[w] = hi[w - 1], hi[w + 1] = hi[w - 2];                           \
+        for (int j = 0; j < (w + 1) / 2; j++) {                                             \
+            const src_t *p = lo + 2 * j - 1, *q = hi + 2 * j - 1;                           \
+            const acc_t p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];                         \
+            const acc_t q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];                         \
+            a[j] = (int32_t)((db2_lo[0] * p0 + db2_lo[1] * p1 + db2_lo[2] * p2 +            \
+                              db2_lo[3] * p3 + h_add) >> h_shift);                          \
+            v[j] = (int32_t)((db2_hi[0] * p0 + db2_hi[1] * p1 + db2_hi[2] * p2 +            \
+                              db2_hi[3] * p3 + h_add) >> h_shift);                          \
+            h[j] = (int32_t)((db2_lo[0] * q0 + db2_lo[1] * q1 + db2_lo[2] * q2 +            \
+                              db2_lo[3] * q3 + h_add) >> h_shift);                          \
+            d[j] = (int32_t)((db2_hi[0] * q0 + db2_hi[1] * q1 + db2_hi[2] * q2 +            \
+                              db2_hi[3] * q3 + h_add) >> h_shift);                          \
+        }                                                                                   \
+    }
+
+DEFINE_DWT_ROW(dwt_row_16, int16_t, int32_t)
+DEFINE_DWT_ROW(dwt_row_32, int32_t, int64_t)
+
+/* Row y of the picture's luma, centred, from a four-row cache. */
+static const int16_t *picture_row(AdmState *s, const VqxPicture *pic, int y)
+{
+    const int slot = y & 3;
+    if (s->pix_row_of[slot] != y) {
+        const void *row = (const uint8_t *)pic->data[0] + (ptrdiff_t)y * pic->stride[0];
+        (s->bpc == 8 ? vqx_adm_row_to_int_8bpc : vqx_adm_row_to_int_16bpc)(
+            row, s->pix_rows[slot], s->w, s->bpc);
+        s->pix_row_of[slot] = y;
+    }
+    return s->pix_rows[slot];
+}
+
+/* Level `scale` of one picture: reads the picture (level 0) or the previous
+ * approximation band `a`, and writes `a` and `band` in its place. */
+static void dwt_level(AdmState *s, int scale, const VqxPicture *pic, int32_t *a,
+                      int32_t *const band[3])
+{
+    const int w = scale ? s->level[scale - 1].w : s->w;
+    const int h = scale ? s->level[scale - 1].h : s->h;
+    const DwtRounding first = { (int64_t)1 << (s->bpc - 1), 32768, s->bpc, 16 };
+    const DwtRounding *rnd = scale ? &level_rounding[scale - 1] : &first;
+    for (int k = 0; k < 4; k++) s->pix_row_of[k] = -1;
+
+    for (int i = 0; i < (h + 1) / 2; i++) {
+        const ptrdiff_t o = i * s->stride;
+        int32_t *out_h = band[ADM_H] + o, *out_v = band[ADM_V] + o, *out_d = band[ADM_D] + o;
+        if (scale) {
+            const int32_t *src[4];
+            for (int k = 0; k < 4; k++)
+                src[k] = a + vqx_adm_tap_index(2 * i - 1 + k, h) * s->stride;
+            dwt_row_32(src, w, rnd, s->lo, s->hi, a + o, out_h, out_v, out_d);
+        } else {
+            const int16_t *src[4];
+            for (int k = 0; k < 4; k++)
+                src[k] = picture_row(s, pic, vqx_adm_tap_index(2 * i - 1 + k, h));
+            dwt_row_16(src, w, rnd, s->lo16, s->hi16, a + o, out_h, out_v, out_d);
+        }
+    }
+}
+
+/* ---- decoupling into restored and additive parts ---- */
+
+/* k = clamp(t / o, 0, 1) in Q15, by reciprocal lookup after reducing |o| to
+ * 15 bits, as libvmaf's adm_decouple_s123 does (its level 0 variant gives the
+ * same values on 16-bit bands). */
+static int64_t restore_gain(const int32_t *recip, int32_t o, int32_t t)
+{
+    if (o == 0) return 32768;
+    const uint32_t mag = (uint32_t)abs32(o);
+    unsigned shift = 0;
+    uint32_t idx = mag;
+    if (mag >= 32768) {
+        unsigned lz = 0;
+        while (!(mag & (0x80000000u >> lz))) lz++;
+        shift = 17 - lz;
+        idx = (mag + (1u << (shift - 1))) >> shift;
+    }
+    const int64_t sign = o < 0 ? -1 : 1;
+    const int64_t k = (((int64_t)recip[idx] * t) * sign +
+                       (int32_t)(1u << (14 + shift))) >> (15 + shift);
+    return k < 0 ? 0 : k > 32768 ? 32768 : k;
+}
+
+static void decouple(AdmState *s, const AdmLevel *lv)
+{
+    const AdmRegion g = lv->grown;
+    const double gain_limit = s->gain_limit;
+    for (int i = g.top; i < g.bottom; i++) {
+        const ptrdiff_t row = i * s->stride;
+        for (int j = g.left; j < g.right; j++) {
+            const ptrdiff_t o = row + j;
+            const int32_t oh = s->ref_band[ADM_H][o], ov = s->ref_band[ADM_V][o];
+            const int32_t th = s->dis_band[ADM_H][o], tv = s->dis_band[ADM_V][o];
+
+            /* the angle between (oh, ov) and (th, tv) is below 1 degree */
+            const int64_t dot = (int64_t)oh * th + (int64_t)ov * tv;
+            const int64_t o_sq = (int64_t)oh * oh + (int64_t)ov * ov;
+            const int64_t t_sq = (int64_t)th * th + (int64_t)tv * tv;
+            const double dotf = (float)dot / 4096.0;
+            const bool same_angle = dotf >= 0.0f &&
+                dotf * dotf >= s->cos_1deg_sq * ((float)o_sq / 4096.0) * ((float)t_sq / 4096.0);
+
+            for (int b = 0; b < 3; b++) {
+                const int32_t ob = s->ref_band[b][o], tb = s->dis_band[b][o];
+                const int64_t k = restore_gain(s->recip, ob, tb);
+                int32_t r = wrap32((k * ob + 16384) >> 15);
+                /* enhancement: credit up to gain_limit times the restored part */
+                if (same_angle && k > 0 && ob > 0) {
+                    const double e = r * gain_limit;
+                    r = (int32_t)(e < tb ? e : tb);
+                } else if (same_angle && k > 0 && ob < 0) {
+                    const double e = r * gain_limit;
+                    r = (int32_t)(e > tb ? e : tb);
+                }
+                s->restored[b][o] = r;
+                s->additive[b][o] = wrap32((int64_t)tb - r);
+            }
+        }
+    }
+}
+
+/* ---- denominator: 3-norm of the CSF-weighted reference bands ---- */
+
+static float reference_norm(const AdmState *s, int scale)
+{
+    const AdmLevel *lv = &s->level[scale];
+    const AdmRegion r = lv->roi;
+    uint64_t accum[3] = { 0 };
+    double shift_to_real;
+
+    if (scale == 0) {
+        /* keep 2^20 cubes of 16-bit values within 64 bits */
+        int shift = (int)ceil(log2((r.bottom - r.top) * (r.right - r.left)) - 20);
+        shift = shift > 0 ? shift : 0;
+        const uint64_t add = (uint64_t)round_half((unsigned)shift);
+        for (int i = r.top; i < r.bottom; i++) {
+            for (int b = 0; b < 3; b++) {
+                const int32_t *src = s->ref_band[b] + i * s->stride;
+                uint64_t row = 0;
+                for (int j = r.left; j < r.right; j++) {
+                    const uint64_t m = (uint16_t)abs32(src[j]);
+                    row += m * m * m;
+                }
+                accum[b] += (row + add) >> shift;
+            }
+        }
+        shift_to_real = pow(2, 18 - shift);
+    } else {
+        static const unsigned sq_shift[3] = { 31, 30, 31 };
+        static const unsigned frac_bits[3] = { 32, 27, 23 };
+        const unsigned sq = sq_shift[scale - 1];
+        const unsigned cube_shift = ceil_to_shift(log2(r.right - r.left));
+        const unsigned row_shift = ceil_to_shift(log2(r.bottom - r.top));
+        const uint64_t cube_add = (uint64_t)round_half(cube_shift);
+        const uint64_t row_add = (uint64_t)round_half(row_shift);
+        for (int i = r.top; i < r.bottom; i++) {
+            for (int b = 0; b < 3; b++) {
+                const int32_t *src = s->ref_band[b] + i * s->stride;
+                uint64_t row = 0;
+                for (int j = r.left; j < r.right; j++) {
+                    /* libvmaf adds 2^sq, not 2^(sq-1), before this shift */
+                    const uint64_t m = (uint32_t)abs32(src[j]);
+                    row += ((((m * m + ((uint64_t)1 << sq)) >> sq) * m) + cube_add) >> cube_shift;
+                }
+                accum[b] += (row + row_add) >> row_shift;
+            }
+        }
+        shift_to_real = pow(2, (uint32_t)(frac_bits[scale - 1] - row_shift - cube_shift));
+    }
+
+    float norm[3];
+    for (int b = 0; b < 3; b++) {
+        const double csf = (double)(accum[b] / shift_to_real) * pow(lv->weight[b], 3);
+        norm[b] = powf((float)csf, 1.0f / 3.0f) + lv->noise;
+    }
+    return norm[ADM_H] + norm[ADM_V] + norm[ADM_D];
+}
+
+/* ---- numerator: masked 3-norm ---- */
+
+/* Masking row y: for each column, the sum over orientations of the weighted
+ * band's |value| / 30 (what a neighbour contributes) and / 15 (what the
+ * centre contributes), then the 3-wide horizontal sum of the former. Sums
+ * are modular, as libvmaf's int32 sums are. */
+static int masking_row(AdmState *s, int scale, int32_t *const mask[3], int y)
+{
+    const int slot = y % 3;
+    if (s->mask_row_of[slot] == y) return slot;
+    s->mask_row_of[slot] = y;
+
+    const AdmLevel *lv = &s->level[scale];
+    const AdmRegion g = lv->grown;
+    uint32_t *sum = (uint32_t *)s->mask_sum[slot];
+    uint32_t *centre = (uint32_t *)s->mask_centre[slot];
+    for (int j = g.left; j < g.right; j++) sum[j] = centre[j] = 0;
+
+    for (int b = 0; b < 3; b++) {
+        const int32_t *src = mask[b] + y * s->stride;
+        const uint32_t q = lv->q_weight[b];
+        if (scale == 0) {
+            static const unsigned shift[3] = { 15, 15, 17 };
+            static const int32_t add[3] = { 16384, 16384, 65535 };
+            for (int j = g.left; j < g.right; j++) {
+                const int32_t weighted = (int16_t)(((int32_t)q * src[j] + add[b]) >> shift[b]);
+                const int32_t m = abs32(weighted);
+                sum[j] += (uint32_t)(int16_t)((ONE_BY_30_Q17 * m + 2048) >> 12);
+                centre[j] += (uint32_t)(int16_t)((ONE_BY_15_Q17 * m + 2048) >> 12);
+            }
+        } else {
+            /* libvmaf's rounding term here is (int32_t)(1u << 31), i.e. -2^31 */
+            for (int j = g.left; j < g.right; j++) {
+                const int32_t weighted = wrap32(((int64_t)q * src[j] + (1 << 27)) >> 28);
+                const int64_t m = abs32(weighted);
+                sum[j] += (uint32_t)wrap32((ONE_BY_30_Q32 * m + INT32_MIN) >> 32);
+                centre[j] += (uint32_t)wrap32((ONE_BY_15_Q32 * m + INT32_MIN) >> 32);
+            }
+        }
+    }
+    /* the window's edge rule: column -1 reads 1, column w reads w - 1 */
+    if (g.left == 0) sum[-1] = sum[1];
+    if (g.right == lv->w) sum[lv->w] = sum[lv->w - 1];
+    uint32_t *hsum = (uint32_t *)s->mask_hsum[slot];
+    for (int j = lv->roi.left; j < lv->roi.right; j++)
+        hsum[j] = sum[j - 1] + sum[j] + sum[j + 1];
+    return slot;
+}
+
+/* Fixed point of the masked energy. Level 0: x in Q27 (h, v) and Q29 (d)
+ * against a masking sum shifted up by 10 and 12 bits; levels 1-3: x brought
+ * to the masking's Q by a 28-bit shift. */
+typedef struct MaskedFixedPoint {
+    int64_t weight_add;
+    unsigned weight_shift, thr_shift[3], sq_shift[3];
+} MaskedFixedPoint;
+
+static const MaskedFixedPoint masked_fixed_point[2] = {
+    { 0, 0, { 10, 10, 12 }, { 29, 29, 30 } },
+    { 1 << 27, 28, { 0, 0, 0 }, { 30, 30, 30 } },
+};
+
+/* Sum over the scored region of max(|weighted x| - masking, 0)^3 per
+ * orientation, in libvmaf's fixed point, to a float 3-norm per orientation
+ * plus the noise floor. */
+static float masked_norm(AdmState *s, int scale, int32_t *const x[3], int32_t *const mask[3],
+                         float noise)
+{
+    const AdmLevel *lv = &s->level[scale];
+    const AdmRegion r = lv->roi;
+    const int h = lv->h;
+    const MaskedFixedPoint *p = &masked_fixed_point[scale > 0];
+    int64_t accum[3] = { 0 };
+    int64_t cube_add[3];
+    for (int b = 0; b < 3; b++) cube_add[b] = round_half(lv->cube_shift[b]);
+    const int64_t row_add = round_half(lv->row_shift);
+    for (int k = 0; k < 3; k++) s->mask_row_of[k] = -1;
+
+    for (int i = r.top; i < r.bottom; i++) {
+        const int up = masking_row(s, scale, mask, i > 0 ? i - 1 : 1);
+        const int mid = masking_row(s, scale, mask, i);
+        const int down = masking_row(s, scale, mask, i < h - 1 ? i + 1 : h - 1);
+        const uint32_t *hu = (const uint32_t *)s->mask_hsum[up];
+        const uint32_t *hm = (const uint32_t *)s->mask_hsum[mid];
+        const uint32_t *hd = (const uint32_t *)s->mask_hsum[down];
+        const uint32_t *sm = (const uint32_t *)s->mask_sum[mid];
+        const uint32_t *cm = (const uint32_t *)s->mask_centre[mid];
+        /* eight neighbours at 1/30 and the centre at 1/15 */
+        int32_t *thr = s->thr_row;
+        for (int j = r.left; j < r.right; j++)
+            thr[j] = (int32_t)(hu[j] + hm[j] + hd[j] - sm[j] + cm[j]);
+        int64_t row[3] = { 0 };
+        for (int b = 0; b < 3; b++) {
+            const int32_t *src = x[b] + i * s->stride;
+            const int64_t q = lv->q_weight[b];
+            const unsigned thr_shift = p->thr_shift[b], sq_shift = p->sq_shift[b];
+            const unsigned cube_shift = lv->cube_shift[b];
+            for (int j = r.left; j < r.right; j++) {
+                const int32_t weighted = wrap32((src[j] * q + p->weight_add) >> p->weight_shift);
+                int32_t m = (int32_t)((uint32_t)abs32(weighted) - ((uint32_t)thr[j] << thr_shift));
+                m = m < 0 ? 0 : m;
+                /* the square wraps at 32 bits in libvmaf */
+                const int32_t sq = wrap32(((int64_t)m * m + round_half(sq_shift)) >> sq_shift);
+                row[b] += ((int64_t)sq * m + cube_add[b]) >> cube_shift;
+            }
+        }
+        for (int b = 0; b < 3; b++) accum[b] += (row[b] + row_add) >> lv->row_shift;
+    }
+
+    float norm[3];
+    for (int b = 0; b < 3; b++) {
+        float energy;
+        if (scale == 0) {
+            /* fractional bits: 3 * (6 + 21) - 29 (h, v), 3 * (6 + 23) - 30 (d) */
+            const unsigned frac = b == ADM_D ? 57 : 52;
+            energy = (float)(accum[b] / pow(2, (uint32_t)(frac - lv->cube_shift[b] - lv->row_shift)));
+        } else {
+            static const unsigned frac_bits[3] = { 45, 39, 36 };
+            const float unit = (float)pow(2, (uint32_t)(frac_bits[scale - 1] - lv->cube_shift[b] -
+                                                        lv->row_shift));
+            energy = (float)accum[b] / unit;
+        }
+        norm[b] = powf(energy, 1.0f / 3.0f) + noise;
+    }
+    return norm[ADM_H] + norm[ADM_V] + norm[ADM_D];
+}
+
+/* ---- extractor ---- */
+
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    AdmState *s = priv;
+    if (fmt->w < ADM_MIN_SIDE || fmt->h < ADM_MIN_SIDE)
+        return vqx_fail(sink, -EINVAL, "adm: %ux%u is too small; the 4-level DWT needs at least "
+                        "%dx%d", fmt->w, fmt->h, ADM_MIN_SIDE, ADM_MIN_SIDE);
+    /* libvmaf's 16-bit pipeline cannot represent coarser angular resolutions */
+    if (s->view_dist * s->display_height < DEFAULT_VIEW_DIST * DEFAULT_DISPLAY_HEIGHT)
+        return vqx_fail(sink, -EINVAL, "adm: adm_norm_view_dist * adm_ref_display_height "
+                        "must be at least %g", DEFAULT_VIEW_DIST * DEFAULT_DISPLAY_HEIGHT);
+
+    s->w = (int)fmt->w;
+    s->h = (int)fmt->h;
+    s->bpc = fmt->bpc;
+    s->cos_1deg_sq = (float)(cos(1.0 * PI / 180.0) * cos(1.0 * PI / 180.0));
+
+    int w = s->w, h = s->h;
+    for (int k = 0; k < ADM_SCALES; k++) {
+        AdmLevel *lv = &s->level[k];
+        lv->w = w = (w + 1) / 2;
+        lv->h = h = (h + 1) / 2;
+        lv->roi = vqx_adm_region(w, h);
+        lv->grown = vqx_adm_region_grown(lv->roi, w, h);
+        if (!level_weights(s, k, lv->weight))
+            return vqx_fail(sink, -EINVAL, "adm: adm_csf_mode=%d has no table for "
+                            "adm_norm_view_dist=%g and adm_ref_display_height=%d (tables: "
+                            "1080 at 3 and 5, 2160 at 1.5, 3 and 5, 720 and 480 at 3 and 5)",
+                            s->csf_mode, s->view_dist, s->display_height);
+        const AdmRegion r = lv->roi;
+        lv->noise = powf((float)((r.bottom - r.top) * (r.right - r.left) * s->noise_weight),
+                         1.0f / 3.0f);
+        if (k == 0) {
+            const bool default_view =
+                fabs(s->view_dist * s->display_height -
+                     DEFAULT_VIEW_DIST * DEFAULT_DISPLAY_HEIGHT) < 1.0e-8;
+            for (int b = 0; b < 3; b++)
+                lv->q_weight[b] = default_view && s->csf_mode == CSF_WATSON ? watson_default_q[b]
+                    : double_to_u16(lv->weight[b] * pow(2, b == ADM_D ? 23 : 21));
+            lv->cube_shift[ADM_H] = lv->cube_shift[ADM_V] = ceil_to_shift(log2(w) - 4);
+            lv->cube_shift[ADM_D] = ceil_to_shift(log2(w) - 3);
+        } else {
+            for (int b = 0; b < 3; b++) {
+                lv->q_weight[b] = double_to_u32(lv->weight[b] * pow(2, 32));
+                lv->cube_shift[b] = ceil_to_shift(log2(w));
+            }
+        }
+        lv->row_shift = ceil_to_shift(log2(h));
+    }
+
+    /* one block: 14 band planes, 2 pass rows, 9 ring rows, the reciprocal
+     * table, then the 16-bit rows: 4 input rows, 2 pass rows */
+    s->stride = (s->w + 1) / 2;
+    const size_t plane = (size_t)s->stride * (size_t)((s->h + 1) / 2);
+    const size_t ring = (size_t)s->stride + 2;
+    const size_t pass = (size_t)s->w + 3;
+    const size_t n32 = 14 * plane + 2 * pass + 9 * ring + (size_t)s->stride + 32769;
+    const size_t n16 = 4 * (size_t)s->w + 2 * pass;
+    int32_t *p = s->mem = malloc(n32 * sizeof(int32_t) + n16 * sizeof(int16_t));
+    if (!p) return vqx_fail(sink, -ENOMEM, "adm: out of memory");
+    s->ref_a = p, p += plane;
+    s->dis_a = p, p += plane;
+    for (int b = 0; b < 3; b++) {
+        s->ref_band[b] = p, p += plane;
+        s->dis_band[b] = p, p += plane;
+        s->restored[b] = p, p += plane;
+        s->additive[b] = p, p += plane;
+    }
+    s->lo = p + 1, p += pass;
+    s->hi = p + 1, p += pass;
+    for (int k = 0; k < 3; k++) {
+        s->mask_sum[k] = p + 1, p += ring;
+        s->mask_hsum[k] = p + 1, p += ring;
+        s->mask_centre[k] = p + 1, p += ring;
+    }
+    s->thr_row = p, p += s->stride;
+    s->recip = p, p += 32769;
+    s->recip[0] = 0;
+    for (int i = 1; i <= 32768; i++) s->recip[i] = RECIP_Q30 / i;
+    int16_t *q = (int16_t *)p;
+    for (int k = 0; k < 4; k++) s->pix_rows[k] = q, q += s->w;
+    s->lo16 = q + 1, q += pass;
+    s->hi16 = q + 1;
+    return 0;
+}
+
+static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
+                   unsigned frame, VqxSink *sink)
+{
+    AdmState *s = priv;
+    double num = 0, den = 0, aim_num = 0;
+    double scale_num[ADM_SCALES], scale_den[ADM_SCALES];
+
+    for (int k = 0; k < ADM_SCALES; k++) {
+        dwt_level(s, k, ref, s->ref_a, s->ref_band);
+        dwt_level(s, k, dis, s->dis_a, s->dis_band);
+        float num_k = 0.0f, den_k = 0.0f, aim_k = 0.0f;
+        if (k == 0 && s->skip_scale0) {
+            den_k = (float)1e-10; /* as libvmaf: scale0 = 0 / 1e-10 */
+        } else {
+            decouple(s, &s->level[k]);
+            den_k = reference_norm(s, k);
+            num_k = masked_norm(s, k, s->restored, s->additive, s->level[k].noise);
+            if (!s->skip_aim)
+                aim_k = masked_norm(s, k, s->additive, s->restored, 0.0f);
+        }
+        num += num_k;
+        den += den_k;
+        aim_num += aim_k;
+        scale_num[k] = num_k;
+        scale_den[k] = den_k;
+    }
+
+    const double limit = 1e-10 * (s->w * s->h) / (1920.0 * 1080.0);
+    num = num < limit ? 0 : num;
+    den = den < limit ? 0 : den;
+    /* libvmaf leaves AIM unset when den is 0; vqx reports no impairment */
+    const double score = den == 0.0 ? 1.0 : num / den;
+    const double aim = den == 0.0 ? 0.0 : aim_num / den;
+    const double adm3 = score * s->dlm_weight + (1 - aim) * (1 - s->dlm_weight);
+
+    int err = vqx_emit(sink, KEY_ADM2, frame, score);
+    err |= vqx_emit(sink, KEY_AIM, frame, aim);
+    err |= vqx_emit(sink, KEY_ADM3, frame, adm3 > s->min_val ? adm3 : s->min_val);
+    for (int k = 0; k < ADM_SCALES; k++)
+        err |= vqx_emit(sink, KEY_SCALE0 + k, frame, scale_num[k] / scale_den[k]);
+    if (!s->debug) return err;
+    err |= vqx_emit(sink, KEY_ADM, frame, score);
+    err |= vqx_emit(sink, KEY_NUM, frame, num);
+    err |= vqx_emit(sink, KEY_DEN, frame, den);
+    for (int k = 0; k < ADM_SCALES; k++) {
+        err |= vqx_emit(sink, KEY_NUM_SCALE0 + 2 * k, frame, scale_num[k]);
+        err |= vqx_emit(sink, KEY_NUM_SCALE0 + 2 * k + 1, frame, scale_den[k]);
+    }
+    return err;
+}
+
+static void close_adm(void *priv)
+{
+    AdmState *s = priv;
+    free(s->mem);
+}
+
+const VqxFeatureExtractor vqx_fex_adm = {
+    .name = "adm",
+    .backend = VQX_BACKEND_CPU,
+    .keys = keys,
+    .options = options,
+    .state_size = sizeof(AdmState),
+    .init = init,
+    .extract = extract,
+    .close = close_adm,
+};

@@ -1,0 +1,64 @@
+/*
+ * What the integer ADM (adm.c) and the float ADM (float_adm.c) share: the
+ * scored region of a band, the filter taps' edge rule, the smallest frame,
+ * and the per-bit-depth reading of picture rows (adm_tmpl.c).
+ */
+#ifndef VQX_FEATURE_ADM_H
+#define VQX_FEATURE_ADM_H
+
+#include <stdint.h>
+
+#include "bitdepth.h"
+
+/* Four dyadic DWT levels. */
+#define ADM_SCALES 4
+
+/* Band orientations, in libvmaf's theta order. */
+enum { ADM_H, ADM_V, ADM_D, ADM_ORIENTATIONS };
+
+/* Rows and columns scored: the band without 10% of each side, rounded as
+ * libvmaf rounds it (ADM_BORDER_FACTOR 0.1). The 3x3 masking window reads one
+ * more row and column on each side where the band has them. */
+typedef struct AdmRegion {
+    int top, bottom, left, right;
+} AdmRegion;
+
+static inline AdmRegion vqx_adm_region(int w, int h)
+{
+    const int left = w * 0.1 - 0.5;
+    const int top = h * 0.1 - 0.5;
+    return (AdmRegion){ .top = top, .bottom = h - top, .left = left, .right = w - left };
+}
+
+static inline AdmRegion vqx_adm_region_grown(AdmRegion r, int w, int h)
+{
+    return (AdmRegion){
+        .top = r.top > 0 ? r.top - 1 : 0,
+        .bottom = r.bottom < h ? r.bottom + 1 : h,
+        .left = r.left > 0 ? r.left - 1 : 0,
+        .right = r.right < w ? r.right + 1 : w,
+    };
+}
+
+/* Sample index of a filter tap outside [0, n): mirrored without repeating
+ * the edge at the start (-1 -> 1), with repeating it at the end (n -> n-1),
+ * as libvmaf's DWT and masking window read. */
+static inline int vqx_adm_tap_index(int i, int n)
+{
+    return i < 0 ? -i : i >= n ? 2 * n - 1 - i : i;
+}
+
+/* Smallest frame side: every level's input must give the 4-tap DWT three
+ * output rows (integer ADM), or give the coarsest band two rows (float ADM);
+ * libvmaf reads outside its buffers below these. */
+#define ADM_MIN_SIDE 33
+#define FLOAT_ADM_MIN_SIDE 17
+
+/* Picture row to samples centred on zero: x - 2^(bpc-1), which fits 16 bits. */
+BF_DECL(void, vqx_adm_row_to_int, const void *src, int16_t *dst, int w, unsigned bpc);
+/* Picture row to floats as libvmaf's picture_copy scales them: x / 2^(bpc-8)
+ * - 128 (libvmaf reads 9, 11 and 13..15 bit rows as bytes; vqx scales them
+ * like the others). */
+BF_DECL(void, vqx_adm_row_to_float, const void *src, float *dst, int w, unsigned bpc);
+
+#endif
