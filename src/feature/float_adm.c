@@ -610,6 +610,7 @@ const VqxFeatureExtractor vqx_fex_float_adm = {
     .name = "float_adm",
     .backend = VQX_BACKEND_CPU,
     .keys = keys,
+    .unsuffixed_keys = 1u << 7, /* "adm": not in libvmaf's provided_features */
     .options = options,
     .state_size = sizeof(FloatAdmState),
     .init = init,
