@@ -153,6 +153,39 @@ check(p.returncode == 0 and "--reference" in p.stdout and "psnr" in p.stdout, "-
 p = run("-v")
 check(p.returncode == 0 and p.stdout.startswith("vqx "), "-v prints the version")
 
+# ---- models and presets ----
+
+p, res = json_run()
+check(p.returncode == 0 and res and all("vmaf" in f["metrics"] for f in res["frames"]),
+      f"default model vmaf_v0.6.1 named vmaf: {p.stderr}")
+p, res = json_run("-m", "version=vmaf_v0.6.1:name=first", "-m", "version=vmaf_v0.6.1neg:name=second")
+check(res and {"first", "second"} <= set(res["frames"][0]["metrics"]), "two models, named")
+p, res = json_run("--aom_ctc", "v7.0")
+keys = set(res["frames"][0]["metrics"]) if res else set()
+check(p.returncode == 0 and {"vmaf", "vmaf_neg", "ciede2000", "float_ssim", "float_ms_ssim",
+                             "psnr_hvs", "cambi", "psnr_y"} <= keys and res["aggregate_metrics"],
+      f"--aom_ctc v7.0 runs its models and features: {p.stderr} {sorted(keys)}")
+p, res = json_run("--nflx_ctc", "v1.0")
+keys = set(res["frames"][0]["metrics"]) if res else set()
+check(p.returncode == 0 and {"vmaf", "vmaf_neg", "float_ssim", "cambi", "psnr_y"} <= keys,
+      f"--nflx_ctc v1.0: {p.stderr} {sorted(keys)}")
+
+# --aom_ctc v6.0 and later score inputs of different bit depths at the larger:
+# 8-bit samples are shifted up, so PSNR with the reduced peak is unchanged
+dis10 = tmp("dis10.y4m")
+write_y4m(dis10, W, H, [b"".join((v << 2).to_bytes(2, "little") for v in fr) for fr in DIS_FRAMES],
+          "420p10")
+p8, res8 = json_run("--aom_ctc", "v6.0", "--frame_cnt", "2")
+out10 = tmp("mixed.json")
+p10 = run("-r", REF, "-d", dis10, "--aom_ctc", "v6.0", "--frame_cnt", "2", "--json",
+          "--precision", "max", "-o", out10, "-q")
+res10 = json.load(open(out10)) if p10.returncode == 0 else None
+check(res8 and res10 and [f["metrics"]["psnr_y"] for f in res8["frames"]] ==
+      [f["metrics"]["psnr_y"] for f in res10["frames"]],
+      f"--aom_ctc v6.0 with 8-bit reference and 10-bit distorted: {p10.stderr}")
+p = run("-r", REF, "-d", dis10, "--aom_ctc", "v5.0")
+check(p.returncode == 3 and "differ" in p.stderr, f"v5.0 needs one bit depth: {p.stderr}")
+
 # ---- inputs in every layout ----
 
 def layout_frames(w, h, planes_per_frame, n=2):
@@ -220,6 +253,9 @@ bad(["-r", REF, "-d", DIS, "--feature", "nosuch"], 2, "psnr", "unknown feature l
 bad(["-r", REF, "-d", DIS, "--feature", "psnr=nosuch=1"], 2, "enable_mse", "unknown option lists the options")
 bad(["-r", REF, "-d", DIS, "--feature", "psnr=min_sse=-1"], 2, "min_sse", "option value out of range")
 bad(["-r", REF, "-d", DIS, "--feature", "psnr=enable_mse=maybe"], 2, "true or false", "bad boolean")
+bad(["-r", REF, "-d", DIS, "-m", "version=vmaf_v9"], 2, "vmaf_v0.6.1", "unknown model lists the models")
+bad(["-r", REF, "-d", DIS, "-m", "path=" + tmp("none.json")], 2, "none.json", "missing model file")
+bad(["-r", REF, "-d", DIS, "--aom_ctc", "v9.0"], 2, "v7.0", "unknown preset version")
 bad(["-r", REF, "-d", DIS, "--backend", "opencl"], 2, "cpu", "unknown backend")
 bad(["-r", REF, "-d", DIS, "--backend", "cuda", "--feature", "psnr", "-n"], 2, "not available",
     "backend not built in")
