@@ -648,6 +648,68 @@ static void test_bit_depths(void)
     }
 }
 
+/* SpEED of one chroma plane of two pictures, by the stages on a w x h
+ * region of the plane (samples - 128). */
+static float plane_speed(const VqxPicture *ref, const VqxPicture *dis, unsigned plane,
+                         unsigned w, unsigned h)
+{
+    const SpeedParams prm = params_default();
+    SpeedPlan plan;
+    SpeedWork work;
+    SpeedStats st[2];
+    char err[256];
+    if (vqx_speed_plan_init(&plan, w, h, &prm, err, sizeof(err)) ||
+        vqx_speed_work_init(&work, &plan) || vqx_speed_stats_init(&st[0], &plan) ||
+        vqx_speed_stats_init(&st[1], &plan)) {
+        CHECK(0, "stages: %s", err);
+        exit(1);
+    }
+    float *img = malloc(sizeof(float) * w * h);
+    const VqxPicture *pics[2] = { ref, dis };
+    for (int i = 0; i < 2; i++) {
+        for (unsigned y = 0; y < h; y++)
+            for (unsigned x = 0; x < w; x++)
+                img[y * w + x] =
+                    (float)((const uint8_t *)pics[i]->data[plane] + y * pics[i]->stride[plane])[x] -
+                    128.0f;
+        vqx_speed_analyse(&plan, &work, img, w, &st[i]);
+    }
+    const float score = vqx_speed_score(&plan, &st[0], &st[1]);
+    free(img);
+    vqx_speed_stats_free(&st[0]);
+    vqx_speed_stats_free(&st[1]);
+    vqx_speed_work_free(&work);
+    vqx_speed_plan_free(&plan);
+    return score;
+}
+
+/* Odd sizes: speed_chroma analyses the whole ceil(w/2) x ceil(h/2) plane,
+ * last column and row included (libvmaf drops them). 256 chroma columns
+ * decimate to 16, 255 to 15: here the last column changes the score. */
+static void test_odd_chroma(void)
+{
+    const Clip c = { VQX_PIX_420, 8, 511, 331, 1,
+                     { FILL_TEXTURE, FILL_TEXTURE, FILL_TEXTURE }, { FILL_TEXTURE, FILL_TEXTURE, FILL_TEXTURE } };
+    VqxContext *ctx = NULL;
+    CHECK(!run(&ctx, "speed_chroma", "", &c, 0), "odd 4:2:0: %s", vqx_last_error(ctx));
+    const double u = score(ctx, "speed_chroma_u", 0), v = score(ctx, "speed_chroma_v", 0);
+    vqx_close(&ctx);
+
+    VqxPicture ref, dis;
+    make_picture(&ref, c.layout, c.bpc, c.w, c.h, 10, c.ref_fill);
+    make_picture(&dis, c.layout, c.bpc, c.w, c.h, 30, c.dis_fill);
+    CHECK(ref.w[1] == 256 && ref.h[1] == 166, "chroma plane %ux%u", ref.w[1], ref.h[1]);
+    const float want_u = plane_speed(&ref, &dis, 1, ref.w[1], ref.h[1]);
+    const float want_v = plane_speed(&ref, &dis, 2, ref.w[2], ref.h[2]);
+    const float floor_u = plane_speed(&ref, &dis, 1, c.w / 2, c.h / 2);
+    CHECK(u == want_u && v == want_v, "odd 4:2:0: u %.17g v %.17g, stages %.17g %.17g", u, v,
+          (double)want_u, (double)want_v);
+    CHECK(want_u > 0 && floor_u != want_u, "odd 4:2:0: u %g, %g without the last column and row",
+          (double)want_u, (double)floor_u);
+    vqx_picture_free(&ref);
+    vqx_picture_free(&dis);
+}
+
 static void test_size_limits(void)
 {
     struct {
@@ -657,8 +719,9 @@ static void test_size_limits(void)
         bool accepted;
     } cases[] = {
         { "speed_chroma", "", VQX_PIX_420, 160, 160, true },
-        { "speed_chroma", "", VQX_PIX_420, 161, 161, true },   /* chroma 80x80 */
+        { "speed_chroma", "", VQX_PIX_420, 159, 159, true },   /* chroma ceil: 80x80 */
         { "speed_chroma", "", VQX_PIX_420, 158, 400, false },  /* chroma 79 wide */
+        { "speed_chroma", "", VQX_PIX_422, 157, 80, false },   /* chroma 79 wide */
         { "speed_chroma", "", VQX_PIX_420, 160, 90, false },   /* the 160x90 clip */
         { "speed_chroma", "", VQX_PIX_444, 80, 80, true },
         { "speed_chroma", "", VQX_PIX_444, 80, 79, false },
@@ -771,6 +834,7 @@ int main(void)
     test_prescale_methods_and_modes();
     test_bit_depths();
     test_size_limits();
+    test_odd_chroma();
     test_temporal_prescale();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

@@ -662,7 +662,7 @@ typedef struct SpeedChromaState {
     int weight_var_mode;
 
     SpeedEngine engine;
-    unsigned w, h;         /* chroma plane size as libvmaf sees it */
+    unsigned w, h;         /* chroma plane size */
     float *plane;
     ptrdiff_t plane_stride;
 } SpeedChromaState;
@@ -691,11 +691,11 @@ static int chroma_init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     SpeedChromaState *s = priv;
     if (fmt->layout == VQX_PIX_400)
         return vqx_fail(sink, -EINVAL, "speed_chroma: needs chroma planes, input is 4:0:0");
-    /* libvmaf sizes the chroma planes by truncation: odd sizes lose the
-     * last column (and row, 4:2:0) */
-    const bool ss_x = fmt->layout != VQX_PIX_444, ss_y = fmt->layout == VQX_PIX_420;
-    s->w = ss_x ? fmt->w / 2 : fmt->w;
-    s->h = ss_y ? fmt->h / 2 : fmt->h;
+    /* the real chroma planes, ceil-sized (libvmaf truncates them: see
+     * "Odd sizes" in docs/architecture.md) */
+    const unsigned ss_x = fmt->layout != VQX_PIX_444, ss_y = fmt->layout == VQX_PIX_420;
+    s->w = (fmt->w + ss_x) >> ss_x;
+    s->h = (fmt->h + ss_y) >> ss_y;
     const SpeedParams params = {
         .kernelscale = s->kernelscale,
         .prescale = s->prescale,
