@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "feature/float_picture.h"
 #include "feature/speed.h"
 #include "vqx/vqx.h"
 
@@ -796,14 +797,14 @@ static void test_temporal_prescale(void)
             make_picture(&r1, c.layout, c.bpc, w, h, 11, c.ref_fill);
             make_picture(&d1, c.layout, c.bpc, w, h, 31, c.dis_fill);
             float *a = malloc(sizeof(float) * w * h), *b = malloc(sizeof(float) * w * h);
-            vqx_speed_load_plane_16bpc(a, w, r0.data[0], r0.stride[0], w, h, 10);
-            vqx_speed_load_plane_16bpc(b, w, r1.data[0], r1.stride[0], w, h, 10);
+            vqx_float_plane(a, w, &r0, 0, -128.0f);
+            vqx_float_plane(b, w, &r1, 0, -128.0f);
             for (unsigned i = 0; i < w * h; i++)
                 a[i] -= b[i];
             vqx_speed_analyse(&plan, &work, a, w, &sr);
-            vqx_speed_load_plane_16bpc(a, w, d0.data[0], d0.stride[0], w, h, 10);
+            vqx_float_plane(a, w, &d0, 0, -128.0f);
             if (!use_ref_diff)
-                vqx_speed_load_plane_16bpc(b, w, d1.data[0], d1.stride[0], w, h, 10);
+                vqx_float_plane(b, w, &d1, 0, -128.0f);
             for (unsigned i = 0; i < w * h; i++)
                 a[i] -= b[i];
             vqx_speed_analyse(&plan, &work, a, w, &sd);

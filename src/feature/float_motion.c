@@ -21,7 +21,7 @@
 #include <stdlib.h>
 
 #include "feature/extractor.h"
-#include "feature/float_picture_motion.h"
+#include "feature/float_picture.h"
 
 #define MAX_RADIUS 2
 
@@ -218,7 +218,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         if (g->w < 3 || g->h < 3)
             return vqx_fail(sink, -EINVAL, "float_motion: planes must be at least 3x3, plane %u is %dx%d",
                             p, g->w, g->h);
-        g->stride = (ptrdiff_t)vqx_motion_float_stride((unsigned)g->w);
+        g->stride = (ptrdiff_t)vqx_float_stride((unsigned)g->w);
         for (int i = 0; i < 2; i++) {
             s->blur[p][i] = malloc(sizeof(float) * (size_t)g->stride * (size_t)g->h);
             if (!s->blur[p][i]) return -ENOMEM;
@@ -226,7 +226,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         if (!s->add_scale1) continue;
         g->half_w = (int)(g->w * 0.5 + 0.5);
         g->half_h = (int)(g->h * 0.5 + 0.5);
-        g->half_stride = (ptrdiff_t)vqx_motion_float_stride((unsigned)g->half_w);
+        g->half_stride = (ptrdiff_t)vqx_float_stride((unsigned)g->half_w);
         g->col_lo = malloc(sizeof(int) * (size_t)g->half_w);
         g->col_hi = malloc(sizeof(int) * (size_t)g->half_w);
         g->col_frac = malloc(sizeof(float) * (size_t)g->half_w);
@@ -274,7 +274,7 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     const unsigned cur = frame & 1;
     for (unsigned p = 0; p < s->n_planes; p++) {
         const PlaneGeometry *g = &s->geo[p];
-        vqx_motion_float_rows(s->plane, g->stride, ref, p, 0, (unsigned)g->h, -128.0f);
+        vqx_float_plane(s->plane, g->stride, ref, p, -128.0f);
         blur_plane(s->taps, s->n_taps, s->plane, s->blur[p][cur], s->row, g->w, g->h, g->stride);
         if (s->add_scale1) halve_plane(g, s->blur[p][cur], s->half[p][cur]);
     }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "feature/extractor.h"
+#include "feature/float_picture.h"
 #include "feature/speed.h"
 
 /* C11 <math.h> has no M_PI / M_E: the same double constants. */
@@ -253,17 +254,12 @@ void vqx_speed_plan_free(SpeedPlan *p)
     p->spans = NULL;
 }
 
-static ptrdiff_t float_stride(unsigned w)
-{
-    return (ptrdiff_t)((w + 15) & ~15u);
-}
-
 int vqx_speed_work_init(SpeedWork *w, const SpeedPlan *plan)
 {
     const SpeedGeometry *g = &plan->geo;
     memset(w, 0, sizeof(*w));
-    w->scaled_stride = float_stride(g->scaled_w);
-    w->dec_stride = float_stride(g->dec_w);
+    w->scaled_stride = (ptrdiff_t)vqx_float_stride(g->scaled_w);
+    w->dec_stride = (ptrdiff_t)vqx_float_stride(g->dec_w);
     const size_t block_values = (size_t)SPEED_DIM * g->n_blocks;
     if (g->rescale)
         w->scaled = malloc(sizeof(float) * w->scaled_stride * g->scaled_h);
@@ -583,13 +579,6 @@ static int scaler_of(const char *name)
     return SPEED_SCALE_NEAREST; /* unreachable: the option has choices */
 }
 
-static void load_plane(float *dst, ptrdiff_t dst_stride, const VqxPicture *pic,
-                       unsigned plane, unsigned w, unsigned h)
-{
-    (pic->bpc > 8 ? vqx_speed_load_plane_16bpc : vqx_speed_load_plane_8bpc)(
-        dst, dst_stride, pic->data[plane], pic->stride[plane], w, h, pic->bpc);
-}
-
 /* Options common to both extractors, with libvmaf's names, aliases, ranges
  * and defaults; each one names keys. */
 #define SPEED_COMMON_OPTIONS(State)                                                        \
@@ -650,7 +639,7 @@ static void engine_free(SpeedEngine *e)
 
 static float *alloc_image(unsigned w, unsigned h, ptrdiff_t *stride)
 {
-    *stride = float_stride(w);
+    *stride = (ptrdiff_t)vqx_float_stride(w);
     return malloc(sizeof(float) * *stride * h);
 }
 
@@ -715,9 +704,9 @@ static bool chroma_plane_score(SpeedChromaState *s, const VqxPicture *ref,
                                const VqxPicture *dis, unsigned plane, float *score)
 {
     SpeedEngine *e = &s->engine;
-    load_plane(s->plane, s->plane_stride, ref, plane, s->w, s->h);
+    vqx_float_plane(s->plane, s->plane_stride, ref, plane, -128.0f);
     vqx_speed_analyse(&e->plan, &e->work, s->plane, s->plane_stride, &e->ref);
-    load_plane(s->plane, s->plane_stride, dis, plane, s->w, s->h);
+    vqx_float_plane(s->plane, s->plane_stride, dis, plane, -128.0f);
     vqx_speed_analyse(&e->plan, &e->work, s->plane, s->plane_stride, &e->dis);
     *score = vqx_speed_score(&e->plan, &e->ref, &e->dis);
     return e->ref.singular || e->dis.singular;
@@ -827,8 +816,8 @@ static int temporal_extract(void *priv, const VqxPicture *ref, const VqxPicture 
     SpeedTemporalState *s = priv;
     SpeedEngine *e = &s->engine;
     const unsigned w = e->plan.geo.in_w, h = e->plan.geo.in_h;
-    load_plane(s->cur_ref, s->stride, ref, 0, w, h);
-    load_plane(s->cur_dis, s->stride, dis, 0, w, h);
+    vqx_float_plane(s->cur_ref, s->stride, ref, 0, -128.0f);
+    vqx_float_plane(s->cur_dis, s->stride, dis, 0, -128.0f);
 
     float score = 0.0f;
     if (s->have_prev) {

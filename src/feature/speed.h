@@ -26,8 +26,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bitdepth.h"
-
 #define SPEED_BLOCK 5                             /* block side */
 #define SPEED_DIM (SPEED_BLOCK * SPEED_BLOCK)     /* covariance order */
 #define SPEED_DECIMATION 16                       /* 2^4: four dyadic scales */
@@ -131,11 +129,6 @@ int vqx_speed_stats_init(SpeedStats *s, const SpeedPlan *plan);
 void vqx_speed_stats_free(SpeedStats *s);
 
 /* ---- stages ---- */
-
-/* Loads plane samples as floats: v / 2^(bpc-8) - 128 (8 bits: v - 128). */
-BF_DECL(void, vqx_speed_load_plane, float *dst, ptrdiff_t dst_stride,
-        const void *src, ptrdiff_t src_stride, unsigned w, unsigned h,
-        unsigned bpc);
 
 /* src (geo.in_w x geo.in_h) -> dst (geo.scaled_w x geo.scaled_h). */
 void vqx_speed_rescale(const SpeedPlan *plan, const float *src, ptrdiff_t src_stride,
