@@ -22,6 +22,7 @@
 
 #include "feature/extractor.h"
 #include "feature/float_picture.h"
+#include "feature/resample.h"
 
 #define MAX_RADIUS 2
 
@@ -36,8 +37,7 @@ typedef struct PlaneGeometry {
     ptrdiff_t stride;
     int half_w, half_h;
     ptrdiff_t half_stride;
-    int *col_lo, *col_hi;   /* source columns of each halved column */
-    float *col_frac;
+    VqxResampler halve;     /* bilinear, as libvmaf halves */
 } PlaneGeometry;
 
 typedef struct FloatMotionState {
@@ -119,11 +119,6 @@ static inline int mirror(int i, int n)
     return i < 0 ? -i : i >= n ? 2 * n - i - 2 : i;
 }
 
-static float mirror_f(float i, float last)
-{
-    return i < 0 ? -i : i > last ? 2 * last - i : i;
-}
-
 /* Separable blur, columns then rows, one output row at a time. */
 static void blur_plane(const float *taps, int n_taps, const float *src, float *dst,
                        float *row, int w, int h, ptrdiff_t stride)
@@ -150,37 +145,6 @@ static void blur_plane(const float *taps, int n_taps, const float *src, float *d
             for (int k = 0; k < n_taps; k++)
                 acc += taps[k] * mid[x - radius + k];
             out[x] = acc;
-        }
-    }
-}
-
-/* Bilinear halving, with libvmaf vif_tools' sample positions and weights. */
-static void setup_halving(PlaneGeometry *g)
-{
-    const float ratio = (float)g->w / g->half_w;
-    for (int x = 0; x < g->half_w; x++) {
-        const float pos = (float)((x + 0.5) * ratio - 0.5);
-        g->col_lo[x] = (int)mirror_f((float)floor(pos), (float)(g->w - 1));
-        g->col_hi[x] = (int)mirror_f((float)ceil(pos), (float)(g->w - 1));
-        g->col_frac[x] = pos - g->col_lo[x];
-    }
-}
-
-static void halve_plane(const PlaneGeometry *g, const float *src, float *dst)
-{
-    const float ratio = (float)g->h / g->half_h;
-    for (int y = 0; y < g->half_h; y++) {
-        const float pos = (float)((y + 0.5) * ratio - 0.5);
-        const int lo = (int)mirror_f((float)floor(pos), (float)(g->h - 1));
-        const int hi = (int)mirror_f((float)ceil(pos), (float)(g->h - 1));
-        const float dy = pos - lo;
-        const float *r1 = src + lo * g->stride, *r2 = src + hi * g->stride;
-        float *out = dst + y * g->half_stride;
-        for (int x = 0; x < g->half_w; x++) {
-            const int x1 = g->col_lo[x], x2 = g->col_hi[x];
-            const float dx = g->col_frac[x];
-            out[x] = (1 - dy) * (1 - dx) * r1[x1] + (1 - dy) * dx * r1[x2] +
-                     dy * (1 - dx) * r2[x1] + dy * dx * r2[x2];
         }
     }
 }
@@ -227,11 +191,9 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         g->half_w = (int)(g->w * 0.5 + 0.5);
         g->half_h = (int)(g->h * 0.5 + 0.5);
         g->half_stride = (ptrdiff_t)vqx_float_stride((unsigned)g->half_w);
-        g->col_lo = malloc(sizeof(int) * (size_t)g->half_w);
-        g->col_hi = malloc(sizeof(int) * (size_t)g->half_w);
-        g->col_frac = malloc(sizeof(float) * (size_t)g->half_w);
-        if (!g->col_lo || !g->col_hi || !g->col_frac) return -ENOMEM;
-        setup_halving(g);
+        if (vqx_resampler_init(&g->halve, VQX_RESAMPLE_BILINEAR, (unsigned)g->w, (unsigned)g->h,
+                               (unsigned)g->half_w, (unsigned)g->half_h))
+            return -ENOMEM;
         for (int i = 0; i < 2; i++) {
             s->half[p][i] = malloc(sizeof(float) * (size_t)g->half_stride * (size_t)g->half_h);
             if (!s->half[p][i]) return -ENOMEM;
@@ -276,7 +238,8 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
         const PlaneGeometry *g = &s->geo[p];
         vqx_float_plane(s->plane, g->stride, ref, p, -128.0f);
         blur_plane(s->taps, s->n_taps, s->plane, s->blur[p][cur], s->row, g->w, g->h, g->stride);
-        if (s->add_scale1) halve_plane(g, s->blur[p][cur], s->half[p][cur]);
+        if (s->add_scale1)
+            vqx_resample(&g->halve, s->blur[p][cur], g->stride, s->half[p][cur], g->half_stride);
     }
     s->started = true;
     s->last_frame = frame;
@@ -320,9 +283,7 @@ static void close_float_motion(void *priv)
             free(s->blur[p][i]);
             free(s->half[p][i]);
         }
-        free(s->geo[p].col_lo);
-        free(s->geo[p].col_hi);
-        free(s->geo[p].col_frac);
+        vqx_resampler_free(&s->geo[p].halve);
     }
     free(s->plane);
     free(s->row);

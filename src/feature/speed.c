@@ -19,10 +19,6 @@
 /* The constant term that libvmaf adds to the entropy for each eigenvalue. */
 #define LOG2_2PIE log2(2 * SPEED_PI * SPEED_E)
 
-const char *const vqx_speed_scaler_names[] = {
-    "nearest", "bilinear", "bicubic", "lanczos4", NULL
-};
-
 /* ---- filters ---- */
 
 /* The kernel scales libvmaf accepts (vif_tools.h valid_kernelscales,
@@ -96,75 +92,6 @@ static int geometry(SpeedGeometry *g, unsigned w, unsigned h, double prescale)
     return 0;
 }
 
-static float mirror_coord(float i, float left, float right)
-{
-    return i < left ? -i : i > right ? 2 * right - i : i;
-}
-
-static float bicubic_weight(float t)
-{
-    const float a = -0.75;
-    if (t < 0) t = -t;
-    if (t < 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
-    if (t < 2) return (((t - 5) * t + 8) * t - 4) * a;
-    return 0;
-}
-
-static float lanczos_weight(float x, float a)
-{
-    if (x == 0.0) return 1.0;
-    if (x > -a && x < a)
-        return a * sin(SPEED_PI * x) * sin(SPEED_PI * x / a) / (SPEED_PI * SPEED_PI * x * x);
-    return 0.0;
-}
-
-/* Where the prescale of libvmaf (vif_scale_frame_s) samples along one axis
- * of n_src -> n_dst, with its float coordinate arithmetic. */
-static int axis_init(SpeedAxis *ax, enum SpeedScaler scaler, unsigned n_src, unsigned n_dst)
-{
-    static const unsigned taps[] = { 1, 2, 4, 9 };
-    ax->n_taps = taps[scaler];
-    ax->index = malloc(sizeof(int) * n_dst * ax->n_taps);
-    ax->weight = malloc(sizeof(float) * n_dst * ax->n_taps);
-    if (!ax->index || !ax->weight) return -ENOMEM;
-
-    const float ratio = (float)n_src / n_dst;
-    const float last = (float)((int)n_src - 1);
-    for (unsigned o = 0; o < n_dst; o++) {
-        int *idx = ax->index + o * ax->n_taps;
-        float *wt = ax->weight + o * ax->n_taps;
-        const float pos = (o + 0.5) * ratio - 0.5;
-        switch (scaler) {
-        case SPEED_SCALE_NEAREST:
-            idx[0] = (int)(o * ratio);
-            wt[0] = 1;
-            break;
-        case SPEED_SCALE_BILINEAR: {
-            idx[0] = (int)mirror_coord(floor(pos), 0, last);
-            idx[1] = (int)mirror_coord(ceil(pos), 0, last);
-            const float d = pos - idx[0];
-            wt[0] = 1 - d;
-            wt[1] = d;
-            break;
-        }
-        case SPEED_SCALE_BICUBIC:
-        case SPEED_SCALE_LANCZOS4: {
-            const int reach = scaler == SPEED_SCALE_BICUBIC ? 1 : 4;
-            const int p0 = (int)floor(pos);
-            const float d = pos - p0;
-            for (unsigned t = 0; t < ax->n_taps; t++) {
-                const int i = (int)t - reach;
-                idx[t] = (int)mirror_coord(p0 + i, 0, last);
-                wt[t] = scaler == SPEED_SCALE_BICUBIC ? bicubic_weight(i - d)
-                                                      : lanczos_weight(i - d, 4.0f);
-            }
-            break;
-        }
-        }
-    }
-    return 0;
-}
-
 static int mirror_index(int i, int n)
 {
     return i < 0 ? -i : i >= n ? 2 * n - i - 2 : i;
@@ -232,8 +159,8 @@ int vqx_speed_plan_init(SpeedPlan *p, unsigned w, unsigned h,
 
     int ret = 0;
     if (p->geo.rescale) {
-        ret = axis_init(&p->rows, params->scaler, h, p->geo.scaled_h);
-        if (!ret) ret = axis_init(&p->cols, params->scaler, w, p->geo.scaled_w);
+        ret = vqx_resampler_init(&p->prescale, params->scaler, w, h, p->geo.scaled_w,
+                                 p->geo.scaled_h);
     }
     if (!ret) ret = spans_init(p);
     if (ret) {
@@ -245,12 +172,8 @@ int vqx_speed_plan_init(SpeedPlan *p, unsigned w, unsigned h,
 
 void vqx_speed_plan_free(SpeedPlan *p)
 {
-    free(p->rows.index);
-    free(p->rows.weight);
-    free(p->cols.index);
-    free(p->cols.weight);
+    vqx_resampler_free(&p->prescale);
     free(p->spans);
-    p->rows = p->cols = (SpeedAxis){ 0 };
     p->spans = NULL;
 }
 
@@ -309,56 +232,6 @@ void vqx_speed_stats_free(SpeedStats *s)
 }
 
 /* ---- stages ---- */
-
-void vqx_speed_rescale(const SpeedPlan *plan, const float *src, ptrdiff_t src_stride,
-                       float *dst, ptrdiff_t dst_stride)
-{
-    const SpeedAxis *rows = &plan->rows, *cols = &plan->cols;
-    const unsigned nt = cols->n_taps;
-    for (unsigned y = 0; y < plan->geo.scaled_h; y++) {
-        const int *ry = rows->index + y * nt;
-        const float *wy = rows->weight + y * nt;
-        float *out = dst + (ptrdiff_t)y * dst_stride;
-        switch (plan->params.scaler) {
-        case SPEED_SCALE_NEAREST: {
-            const float *r = src + ry[0] * src_stride;
-            for (unsigned x = 0; x < plan->geo.scaled_w; x++)
-                out[x] = r[cols->index[x]];
-            break;
-        }
-        case SPEED_SCALE_BILINEAR: {
-            const float *r1 = src + ry[0] * src_stride, *r2 = src + ry[1] * src_stride;
-            for (unsigned x = 0; x < plan->geo.scaled_w; x++) {
-                const int x1 = cols->index[2 * x], x2 = cols->index[2 * x + 1];
-                const float *wx = cols->weight + 2 * x;
-                out[x] = wy[0] * wx[0] * r1[x1] + wy[0] * wx[1] * r1[x2] +
-                         wy[1] * wx[0] * r2[x1] + wy[1] * wx[1] * r2[x2];
-            }
-            break;
-        }
-        case SPEED_SCALE_BICUBIC:
-        case SPEED_SCALE_LANCZOS4: {
-            /* lanczos4 divides by the sum of the weights it used */
-            const bool normalise = plan->params.scaler == SPEED_SCALE_LANCZOS4;
-            for (unsigned x = 0; x < plan->geo.scaled_w; x++) {
-                const int *cx = cols->index + x * nt;
-                const float *wx = cols->weight + x * nt;
-                float value = 0, weight_sum = 0;
-                for (unsigned ty = 0; ty < nt; ty++) {
-                    const float *r = src + ry[ty] * src_stride;
-                    for (unsigned tx = 0; tx < nt; tx++) {
-                        const float weight = wx[tx] * wy[ty];
-                        weight_sum += weight;
-                        value += r[cx[tx]] * weight;
-                    }
-                }
-                out[x] = normalise ? value / weight_sum : value;
-            }
-            break;
-        }
-        }
-    }
-}
 
 void vqx_speed_decimate(const SpeedPlan *plan, const float *img, ptrdiff_t stride,
                         float *row, float *dec, ptrdiff_t dec_stride)
@@ -500,7 +373,7 @@ void vqx_speed_analyse(const SpeedPlan *plan, SpeedWork *w, const float *img,
 {
     const SpeedGeometry *g = &plan->geo;
     if (g->rescale) {
-        vqx_speed_rescale(plan, img, stride, w->scaled, w->scaled_stride);
+        vqx_resample(&plan->prescale, img, stride, w->scaled, w->scaled_stride);
         img = w->scaled;
         stride = w->scaled_stride;
     }
@@ -572,13 +445,6 @@ float vqx_speed_score(const SpeedPlan *plan, const SpeedStats *ref, const SpeedS
 #define DEFAULT_SIGMA_NN 0.29
 #define DEFAULT_MAX_VAL 1000.0
 
-static int scaler_of(const char *name)
-{
-    for (int i = 0; vqx_speed_scaler_names[i]; i++)
-        if (!strcmp(vqx_speed_scaler_names[i], name)) return i;
-    return SPEED_SCALE_NEAREST; /* unreachable: the option has choices */
-}
-
 /* Options common to both extractors, with libvmaf's names, aliases, ranges
  * and defaults; each one names keys. */
 #define SPEED_COMMON_OPTIONS(State)                                                        \
@@ -593,7 +459,7 @@ static int scaler_of(const char *name)
     { .name = "speed_prescale_method", .alias = "psm",                                     \
       .help = "resampling of speed_prescale",                                              \
       .type = VQX_OPT_STRING, .offset = offsetof(State, prescale_method),                  \
-      .def.s = "nearest", .choices = vqx_speed_scaler_names, .flags = VQX_OPT_NAMES_KEY }, \
+      .def.s = "nearest", .choices = vqx_resample_names, .flags = VQX_OPT_NAMES_KEY }, \
     { .name = "speed_sigma_nn", .alias = "snn",                                            \
       .help = "standard deviation of the neural noise",                                    \
       .type = VQX_OPT_DOUBLE, .offset = offsetof(State, sigma_nn),                         \
@@ -688,7 +554,7 @@ static int chroma_init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     const SpeedParams params = {
         .kernelscale = s->kernelscale,
         .prescale = s->prescale,
-        .scaler = scaler_of(s->prescale_method),
+        .scaler = vqx_resample_method(s->prescale_method),
         .sigma_nn = s->sigma_nn,
         .nn_floor = s->nn_floor,
         .weight_var_mode = s->weight_var_mode,
@@ -786,7 +652,7 @@ static int temporal_init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     const SpeedParams params = {
         .kernelscale = s->kernelscale,
         .prescale = s->prescale,
-        .scaler = scaler_of(s->prescale_method),
+        .scaler = vqx_resample_method(s->prescale_method),
         .sigma_nn = s->sigma_nn,
         .nn_floor = s->nn_floor,
         .weight_var_mode = 0,
