@@ -18,10 +18,10 @@
 #include "feature/float_picture.h"
 #include "feature/resample.h"
 #include "feature/vif.h"
+#include "feature/vif_gaussian.h"
 
 #define SCALES 4
 #define MAX_TAPS 128 /* widest filter: 17 taps times the largest kernel scale */
-#define PI 3.14159265358979323846 /* M_PI, which strict C11 does not declare */
 
 /* Reference and distorted planes of one scale; stride in floats. */
 typedef struct Plane {
@@ -106,49 +106,6 @@ static const VqxOption options[] = {
     { 0 }
 };
 
-/* Kernel scales libvmaf accepts, from libvmaf src/feature/vif_tools.h
- * (Netflix, BSD+Patent). */
-static const float valid_kernelscales[] = {
-    1.0, 1.0f / 2.0f, 3.0f / 2.0f, 2.0f, 2.0f / 3.0f, 24.0f / 10.0f, 360.0f / 97.0f,
-    4.0f / 3.0f, 3.5f / 3.0f, 3.75f / 3.0f, 4.25f / 3.0f, 5.0f / 3.0f, 3.0f,
-    1.0f / 2.25f, 1.4746f, 1.54f, 1.6f, 1.06667f, 0.711111f, 0.740740f, 1.111111f,
-};
-
-static bool kernelscale_valid(float ks)
-{
-    for (size_t i = 0; i < sizeof(valid_kernelscales) / sizeof(valid_kernelscales[0]); i++)
-        if (fabsf(ks - valid_kernelscales[i]) < 1e-3)
-            return true;
-    return false;
-}
-
-/* Filter size of a scale: (2^(4 - scale) + 1) * ks, up to the next odd
- * integer, at least 3. */
-static unsigned filter_size(unsigned scale, float ks)
-{
-    const int base = (1 << (4 - scale)) + 1;
-    int size = (int)ceil(base * ks);
-    if (size % 2 == 0) size++;
-    return size > 3 ? (unsigned)size : 3;
-}
-
-/* Normalised Gaussian of `size` taps with deviation size / 5, in libvmaf's
- * mix of float and double. */
-static void gaussian_filter(float *out, unsigned size, float stdev)
-{
-    const int k = (int)(size - 1) / 2;
-    const float norm = (float)(1 / (stdev * sqrt(2 * PI)));
-    float sum = 0;
-    for (unsigned i = 0; i < size; i++) {
-        const float x = (float)((int)i - k);
-        const float e = (float)exp(-0.5 * x / stdev * x / stdev);
-        out[i] = e / norm;
-        sum += out[i];
-    }
-    for (unsigned i = 0; i < size; i++)
-        out[i] /= sum;
-}
-
 /* Polynomial log2 of vif_tools.c (VIF_OPT_FAST_LOG2): exponent plus a
  * degree-8 fit of log2(1 + m). Coefficients from libvmaf
  * src/feature/vif_tools.c (Netflix, BSD+Patent). */
@@ -190,7 +147,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 {
     FloatVifState *s = priv;
     const float ks = (float)s->kernelscale;
-    if (!kernelscale_valid(ks))
+    if (!vqx_vif_kernelscale_valid(ks))
         return vqx_fail(sink, -EINVAL,
                         "float_vif: vif_kernelscale %g is not one of the kernel scales "
                         "libvmaf supports (1, 0.5, 1.5, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 3.75/3, "
@@ -205,8 +162,8 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     const unsigned first = s->skip_scale0 ? 1 : 0;
     unsigned max_half = 0;
     for (unsigned sc = 0; sc < SCALES; sc++) {
-        s->filter_width[sc] = filter_size(sc, ks);
-        gaussian_filter(s->filter[sc], s->filter_width[sc], s->filter_width[sc] / 5.0f);
+        s->filter_width[sc] = vqx_vif_filter_size(sc, ks);
+        vqx_vif_gaussian(s->filter[sc], s->filter_width[sc], s->filter_width[sc] / 5.0f);
         const unsigned half = s->filter_width[sc] / 2;
         if (sc >= first && half > max_half) max_half = half;
         /* libvmaf mirrors once at the borders: each scale must be wider

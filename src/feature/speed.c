@@ -12,57 +12,13 @@
 #include "feature/extractor.h"
 #include "feature/float_picture.h"
 #include "feature/speed.h"
+#include "feature/vif_gaussian.h"
 
 /* C11 <math.h> has no M_PI / M_E: the same double constants. */
 #define SPEED_PI 3.14159265358979323846
 #define SPEED_E 2.7182818284590452354
 /* The constant term that libvmaf adds to the entropy for each eigenvalue. */
 #define LOG2_2PIE log2(2 * SPEED_PI * SPEED_E)
-
-/* ---- filters ---- */
-
-/* The kernel scales libvmaf accepts (vif_tools.h valid_kernelscales,
- * Netflix, BSD+Patent). */
-static const float valid_kernelscales[] = {
-    1.0, 1.0f / 2.0f, 3.0f / 2.0f, 2.0f, 2.0f / 3.0f, 24.0f / 10.0f,
-    360.0f / 97.0f, 4.0f / 3.0f, 3.5f / 3.0f, 3.75f / 3.0f, 4.25f / 3.0f,
-    5.0f / 3.0f, 3.0f, 1.0f / 2.25f, 1.4746f, 1.54f, 1.6f, 1.06667f,
-    0.711111f, 0.740740f, 1.111111f,
-};
-
-bool vqx_speed_kernelscale_valid(double kernelscale)
-{
-    const float ks = (float)kernelscale;
-    for (size_t i = 0; i < sizeof(valid_kernelscales) / sizeof(valid_kernelscales[0]); i++)
-        if (fabsf(ks - valid_kernelscales[i]) < 1e-3) return true;
-    return false;
-}
-
-/* Taps of the Gaussian at dyadic scale `scale` (0..4): 2^(4-scale) + 1
- * scaled by the kernelscale, rounded up to odd, at least 3. */
-static int gaussian_taps(int scale, float ks)
-{
-    const int c = (int)ceil(((1 << (4 - scale)) + 1) * ks);
-    const int odd = c % 2 == 0 ? c + 1 : c;
-    return odd > 3 ? odd : 3;
-}
-
-/* exp(-x^2 / 2 sigma^2) divided by 1 / (sigma sqrt(2 pi)) at the integers
- * around 0, then divided by its float sum, as libvmaf evaluates it. */
-static void gaussian_kernel(float *out, int n, float sigma)
-{
-    float sum = 0;
-    const int half = (n - 1) / 2;
-    for (int i = 0; i < n; i++) {
-        const float x = (float)(i - half);
-        const float num = exp(-0.5 * x / sigma * x / sigma);
-        const float den = 1 / (sigma * sqrt(2 * SPEED_PI));
-        out[i] = num / den;
-        sum += out[i];
-    }
-    for (int i = 0; i < n; i++)
-        out[i] /= sum;
-}
 
 /* ---- plan ---- */
 
@@ -134,7 +90,7 @@ int vqx_speed_plan_init(SpeedPlan *p, unsigned w, unsigned h,
     memset(p, 0, sizeof(*p));
     p->params = *params;
     const float ks = (float)params->kernelscale;
-    if (!vqx_speed_kernelscale_valid(params->kernelscale)) {
+    if (!vqx_vif_kernelscale_valid(ks)) {
         snprintf(err, err_len, "speed_kernelscale %g is not one of the scales SpEED supports",
                  params->kernelscale);
         return -EINVAL;
@@ -152,10 +108,10 @@ int vqx_speed_plan_init(SpeedPlan *p, unsigned w, unsigned h,
 
     /* The anti-alias filter has the support of the scale-1 filter and the
      * width of the scale-4 one; the local mean uses the scale-4 filter. */
-    p->antialias_len = gaussian_taps(1, ks);
-    gaussian_kernel(p->antialias, p->antialias_len, sqrt(4) * p->antialias_len / 5.0f);
-    p->local_mean_len = gaussian_taps(4, ks);
-    gaussian_kernel(p->local_mean, p->local_mean_len, p->local_mean_len / 5.0f);
+    p->antialias_len = (int)vqx_vif_filter_size(1, ks);
+    vqx_vif_gaussian(p->antialias, (unsigned)p->antialias_len, sqrt(4) * p->antialias_len / 5.0f);
+    p->local_mean_len = (int)vqx_vif_filter_size(4, ks);
+    vqx_vif_gaussian(p->local_mean, (unsigned)p->local_mean_len, p->local_mean_len / 5.0f);
 
     int ret = 0;
     if (p->geo.rescale) {
@@ -483,7 +439,7 @@ typedef struct SpeedEngine {
 static int engine_init(SpeedEngine *e, unsigned w, unsigned h, const SpeedParams *params,
                        const char *feature, const char *plane, VqxSink *sink)
 {
-    if (!vqx_speed_kernelscale_valid(params->kernelscale))
+    if (!vqx_vif_kernelscale_valid((float)params->kernelscale))
         return vqx_fail(sink, -EINVAL, "%s: speed_kernelscale %g is not one of the scales SpEED "
                         "supports", feature, params->kernelscale);
     char err[256];

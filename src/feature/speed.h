@@ -75,9 +75,6 @@ typedef struct SpeedPlan {
     unsigned n_spans;
 } SpeedPlan;
 
-/* One of the kernel scales libvmaf accepts (within 1e-3, in float). */
-bool vqx_speed_kernelscale_valid(double kernelscale);
-
 /* Builds the plan for a w x h plane. Fails with -EINVAL and a reason in
  * `err` when the plane is too small or the kernelscale is not one libvmaf
  * accepts; -ENOMEM. */
