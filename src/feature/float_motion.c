@@ -173,12 +173,10 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     s->taps = s->filter_size == 1 ? identity5 : s->filter_size == 3 ? blur3 : blur5;
     s->n_taps = s->filter_size == 3 ? 3 : 5;
     s->n_planes = s->add_uv ? 3 : 1;
-    const unsigned ss_x = fmt->layout == VQX_PIX_420 || fmt->layout == VQX_PIX_422;
-    const unsigned ss_y = fmt->layout == VQX_PIX_420;
     for (unsigned p = 0; p < s->n_planes; p++) {
         PlaneGeometry *g = &s->geo[p];
-        g->w = (int)(p ? (fmt->w + ss_x) >> ss_x : fmt->w);
-        g->h = (int)(p ? (fmt->h + ss_y) >> ss_y : fmt->h);
+        g->w = (int)vqx_plane_w(fmt, p);
+        g->h = (int)vqx_plane_h(fmt, p);
         if (g->w < 3 || g->h < 3)
             return vqx_fail(sink, -EINVAL, "float_motion: planes must be at least 3x3, plane %u is %dx%d",
                             p, g->w, g->h);

@@ -502,11 +502,9 @@ static int chroma_init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     SpeedChromaState *s = priv;
     if (fmt->layout == VQX_PIX_400)
         return vqx_fail(sink, -EINVAL, "speed_chroma: needs chroma planes, input is 4:0:0");
-    /* the real chroma planes, ceil-sized (libvmaf truncates them: see
-     * "Odd sizes" in docs/architecture.md) */
-    const unsigned ss_x = fmt->layout != VQX_PIX_444, ss_y = fmt->layout == VQX_PIX_420;
-    s->w = (fmt->w + ss_x) >> ss_x;
-    s->h = (fmt->h + ss_y) >> ss_y;
+    /* the real, ceil-sized chroma planes (libvmaf truncates them) */
+    s->w = vqx_plane_w(fmt, 1);
+    s->h = vqx_plane_h(fmt, 1);
     const SpeedParams params = {
         .kernelscale = s->kernelscale,
         .prescale = s->prescale,
