@@ -10,19 +10,7 @@
 #include "feature/float_picture.h"
 #include "vqx/vqx.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                  \
-    do {                                                  \
-        if (cond) {                                       \
-            passed++;                                     \
-        } else {                                          \
-            failed++;                                     \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);   \
-            printf(__VA_ARGS__);                          \
-            printf("\n");                                 \
-        }                                                 \
-    } while (0)
+#include "check.h"
 
 static unsigned sample(const VqxPicture *p, unsigned x, unsigned y)
 {
@@ -79,6 +67,5 @@ int main(void)
         vqx_picture_free(&pic);
     }
     free(plane);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_report();
 }

@@ -11,19 +11,7 @@
 
 #include "feature/resample.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                  \
-    do {                                                  \
-        if (cond) {                                       \
-            passed++;                                     \
-        } else {                                          \
-            failed++;                                     \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);   \
-            printf(__VA_ARGS__);                          \
-            printf("\n");                                 \
-        }                                                 \
-    } while (0)
+#include "check.h"
 
 static float mirror_f(float i, float left, float right)
 {
@@ -120,6 +108,5 @@ int main(void)
     }
     CHECK(vqx_resample_method("lanczos4") == VQX_RESAMPLE_LANCZOS4 &&
           vqx_resample_method("bilinear") == VQX_RESAMPLE_BILINEAR, "method names");
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_report();
 }

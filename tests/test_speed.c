@@ -18,19 +18,7 @@
 #include "feature/speed.h"
 #include "vqx/vqx.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                  \
-    do {                                                  \
-        if (cond) {                                       \
-            passed++;                                     \
-        } else {                                          \
-            failed++;                                     \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);   \
-            printf(__VA_ARGS__);                          \
-            printf("\n");                                 \
-        }                                                 \
-    } while (0)
+#include "check.h"
 
 /* ---- test images ---- */
 
@@ -768,6 +756,5 @@ int main(void)
     test_size_limits();
     test_odd_chroma();
     test_temporal_prescale();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_report();
 }
