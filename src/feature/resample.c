@@ -11,7 +11,8 @@
 const char *const vqx_resample_names[] = { "nearest", "bilinear", "bicubic", "lanczos4", NULL };
 
 /* Source samples per output sample along one axis, per method. */
-static const unsigned method_taps[] = { 1, 2, 4, 9 };
+enum { BICUBIC_TAPS = 4, LANCZOS4_TAPS = 9 };
+static const unsigned method_taps[] = { 1, 2, BICUBIC_TAPS, LANCZOS4_TAPS };
 
 enum VqxResampleMethod vqx_resample_method(const char *name)
 {
@@ -107,13 +108,14 @@ void vqx_resampler_free(VqxResampler *r)
     r->cols = r->rows = (VqxResampleAxis){ 0 };
 }
 
-/* One output row of bicubic or lanczos4: the window's rows outer, columns
- * inner, each weight the product of the two axis weights, as libvmaf sums
- * them; lanczos4 divides by the sum of the weights. */
+/* One output row of bicubic or lanczos4 (nt taps, a constant once inlined,
+ * so that the window loops unroll): the window's rows outer, columns inner,
+ * each weight the product of the two axis weights, as libvmaf sums them;
+ * lanczos4 divides by the sum of the weights. */
 static inline void window_row(const VqxResampler *r, const float *src, ptrdiff_t src_stride,
-                              const int *ry, const float *wy, float *out, bool normalise)
+                              const int *ry, const float *wy, float *out, unsigned nt,
+                              bool normalise)
 {
-    const unsigned nt = r->taps;
     for (unsigned x = 0; x < r->dst_w; x++) {
         const int *cx = r->cols.index + (size_t)x * nt;
         const float *wx = r->cols.weight + (size_t)x * nt;
@@ -157,10 +159,10 @@ void vqx_resample(const VqxResampler *r, const float *src, ptrdiff_t src_stride,
             break;
         }
         case VQX_RESAMPLE_BICUBIC:
-            window_row(r, src, src_stride, ry, wy, out, false);
+            window_row(r, src, src_stride, ry, wy, out, BICUBIC_TAPS, false);
             break;
         case VQX_RESAMPLE_LANCZOS4:
-            window_row(r, src, src_stride, ry, wy, out, true);
+            window_row(r, src, src_stride, ry, wy, out, LANCZOS4_TAPS, true);
             break;
         }
     }
