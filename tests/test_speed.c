@@ -14,22 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "feature/float_picture.h"
 #include "feature/speed.h"
 #include "vqx/vqx.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                  \
-    do {                                                  \
-        if (cond) {                                       \
-            passed++;                                     \
-        } else {                                          \
-            failed++;                                     \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);   \
-            printf(__VA_ARGS__);                          \
-            printf("\n");                                 \
-        }                                                 \
-    } while (0)
+#include "check.h"
 
 /* ---- test images ---- */
 
@@ -177,65 +166,9 @@ static void filter_full(const float *f, int taps, const float *src, ptrdiff_t st
     free(tmp);
 }
 
-static float mirror_f(float i, float left, float right)
-{
-    return i < left ? -i : i > right ? 2 * right - i : i;
-}
-
-static float cubic(float t)
-{
-    const float a = -0.75;
-    if (t < 0) t = -t;
-    if (t < 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
-    if (t < 2) return (((t - 5) * t + 8) * t - 4) * a;
-    return 0;
-}
-
-static float lanczos(float x, float a)
-{
-    const double pi = 3.14159265358979323846;
-    if (x == 0.0) return 1.0;
-    if (x > -a && x < a) return a * sin(pi * x) * sin(pi * x / a) / (pi * pi * x * x);
-    return 0.0;
-}
-
-/* One output pixel of libvmaf's vif_scale_frame_s, evaluated directly. */
-static float resample_pixel(enum SpeedScaler m, const float *src, ptrdiff_t stride, int sw,
-                            int sh, int dw, int dh, int x, int y)
-{
-    const float rx = (float)sw / dw, ry = (float)sh / dh;
-    if (m == SPEED_SCALE_NEAREST)
-        return src[(int)(y * ry) * stride + (int)(x * rx)];
-    const float xx = (x + 0.5) * rx - 0.5, yy = (y + 0.5) * ry - 0.5;
-    if (m == SPEED_SCALE_BILINEAR) {
-        const int x1 = mirror_f(floor(xx), 0, sw - 1), x2 = mirror_f(ceil(xx), 0, sw - 1);
-        const int y1 = mirror_f(floor(yy), 0, sh - 1), y2 = mirror_f(ceil(yy), 0, sh - 1);
-        const float dx = xx - x1, dy = yy - y1;
-        const float *r1 = src + y1 * stride, *r2 = src + y2 * stride;
-        return (1 - dy) * (1 - dx) * r1[x1] + (1 - dy) * dx * r1[x2] +
-               dy * (1 - dx) * r2[x1] + dy * dx * r2[x2];
-    }
-    const int x0 = floor(xx), y0 = floor(yy);
-    const float dx = xx - x0, dy = yy - y0;
-    const int reach = m == SPEED_SCALE_BICUBIC ? 1 : 4;
-    const int last = m == SPEED_SCALE_BICUBIC ? 2 : 4;
-    float value = 0, wsum = 0;
-    for (int j = -reach; j <= last; j++) {
-        for (int i = -reach; i <= last; i++) {
-            const float wx = m == SPEED_SCALE_BICUBIC ? cubic(i - dx) : lanczos(i - dx, 4.0f);
-            const float wy = m == SPEED_SCALE_BICUBIC ? cubic(j - dy) : lanczos(j - dy, 4.0f);
-            const float weight = wx * wy;
-            wsum += weight;
-            value += src[(int)mirror_f(y0 + j, 0, sh - 1) * stride +
-                         (int)mirror_f(x0 + i, 0, sw - 1)] * weight;
-        }
-    }
-    return m == SPEED_SCALE_LANCZOS4 ? value / wsum : value;
-}
-
 static SpeedParams params_default(void)
 {
-    return (SpeedParams){ .kernelscale = 1.0, .prescale = 1.0, .scaler = SPEED_SCALE_NEAREST,
+    return (SpeedParams){ .kernelscale = 1.0, .prescale = 1.0, .scaler = VQX_RESAMPLE_NEAREST,
                           .sigma_nn = 0.29f, .nn_floor = 0.0f, .weight_var_mode = 0 };
 }
 
@@ -289,38 +222,25 @@ static void test_decimate(void)
     }
 }
 
-static void test_rescale(void)
+/* The prescaled size rounds w * prescale to nearest (the resampling itself
+ * is test_resample's). */
+static void test_prescale_size(void)
 {
     static const double prescales[] = { 0.6, 0.5, 1.37, 2.0 };
-    for (int m = SPEED_SCALE_NEAREST; m <= SPEED_SCALE_LANCZOS4; m++) {
-        for (size_t k = 0; k < sizeof(prescales) / sizeof(prescales[0]); k++) {
-            const unsigned w = 331, h = 213;
-            SpeedParams prm = params_default();
-            prm.prescale = prescales[k];
-            prm.scaler = (enum SpeedScaler)m;
-            SpeedPlan plan;
-            char err[256];
-            if (vqx_speed_plan_init(&plan, w, h, &prm, err, sizeof(err))) {
-                CHECK(0, "plan: %s", err);
-                continue;
-            }
-            const int dw = (int)plan.geo.scaled_w, dh = (int)plan.geo.scaled_h;
-            CHECK(dw == (int)(w * prescales[k] + 0.5) && dh == (int)(h * prescales[k] + 0.5),
-                  "scaled size %dx%d", dw, dh);
-            float *img = random_image(w, h, w, 3);
-            float *out = malloc(sizeof(float) * dw * dh);
-            vqx_speed_rescale(&plan, img, w, out, dw);
-            bool same = true;
-            for (int y = 0; y < dh; y++)
-                for (int x = 0; x < dw; x++)
-                    same &= out[y * dw + x] ==
-                            resample_pixel((enum SpeedScaler)m, img, w, (int)w, (int)h, dw, dh, x, y);
-            CHECK(same, "rescale %s by %g differs from per-pixel evaluation",
-                  vqx_speed_scaler_names[m], prescales[k]);
-            free(img);
-            free(out);
-            vqx_speed_plan_free(&plan);
+    for (size_t k = 0; k < sizeof(prescales) / sizeof(prescales[0]); k++) {
+        const unsigned w = 331, h = 213;
+        SpeedParams prm = params_default();
+        prm.prescale = prescales[k];
+        SpeedPlan plan;
+        char err[256];
+        if (vqx_speed_plan_init(&plan, w, h, &prm, err, sizeof(err))) {
+            CHECK(0, "plan: %s", err);
+            continue;
         }
+        CHECK(plan.geo.scaled_w == (unsigned)(w * prescales[k] + 0.5) &&
+              plan.geo.scaled_h == (unsigned)(h * prescales[k] + 0.5) && plan.geo.rescale,
+              "scaled size %ux%u", plan.geo.scaled_w, plan.geo.scaled_h);
+        vqx_speed_plan_free(&plan);
     }
 }
 
@@ -648,6 +568,68 @@ static void test_bit_depths(void)
     }
 }
 
+/* SpEED of one chroma plane of two pictures, by the stages on a w x h
+ * region of the plane (samples - 128). */
+static float plane_speed(const VqxPicture *ref, const VqxPicture *dis, unsigned plane,
+                         unsigned w, unsigned h)
+{
+    const SpeedParams prm = params_default();
+    SpeedPlan plan;
+    SpeedWork work;
+    SpeedStats st[2];
+    char err[256];
+    if (vqx_speed_plan_init(&plan, w, h, &prm, err, sizeof(err)) ||
+        vqx_speed_work_init(&work, &plan) || vqx_speed_stats_init(&st[0], &plan) ||
+        vqx_speed_stats_init(&st[1], &plan)) {
+        CHECK(0, "stages: %s", err);
+        exit(1);
+    }
+    float *img = malloc(sizeof(float) * w * h);
+    const VqxPicture *pics[2] = { ref, dis };
+    for (int i = 0; i < 2; i++) {
+        for (unsigned y = 0; y < h; y++)
+            for (unsigned x = 0; x < w; x++)
+                img[y * w + x] =
+                    (float)((const uint8_t *)pics[i]->data[plane] + y * pics[i]->stride[plane])[x] -
+                    128.0f;
+        vqx_speed_analyse(&plan, &work, img, w, &st[i]);
+    }
+    const float score = vqx_speed_score(&plan, &st[0], &st[1]);
+    free(img);
+    vqx_speed_stats_free(&st[0]);
+    vqx_speed_stats_free(&st[1]);
+    vqx_speed_work_free(&work);
+    vqx_speed_plan_free(&plan);
+    return score;
+}
+
+/* Odd sizes: speed_chroma analyses the whole ceil(w/2) x ceil(h/2) plane,
+ * last column and row included (libvmaf drops them). 256 chroma columns
+ * decimate to 16, 255 to 15: here the last column changes the score. */
+static void test_odd_chroma(void)
+{
+    const Clip c = { VQX_PIX_420, 8, 511, 331, 1,
+                     { FILL_TEXTURE, FILL_TEXTURE, FILL_TEXTURE }, { FILL_TEXTURE, FILL_TEXTURE, FILL_TEXTURE } };
+    VqxContext *ctx = NULL;
+    CHECK(!run(&ctx, "speed_chroma", "", &c, 0), "odd 4:2:0: %s", vqx_last_error(ctx));
+    const double u = score(ctx, "speed_chroma_u", 0), v = score(ctx, "speed_chroma_v", 0);
+    vqx_close(&ctx);
+
+    VqxPicture ref, dis;
+    make_picture(&ref, c.layout, c.bpc, c.w, c.h, 10, c.ref_fill);
+    make_picture(&dis, c.layout, c.bpc, c.w, c.h, 30, c.dis_fill);
+    CHECK(ref.w[1] == 256 && ref.h[1] == 166, "chroma plane %ux%u", ref.w[1], ref.h[1]);
+    const float want_u = plane_speed(&ref, &dis, 1, ref.w[1], ref.h[1]);
+    const float want_v = plane_speed(&ref, &dis, 2, ref.w[2], ref.h[2]);
+    const float floor_u = plane_speed(&ref, &dis, 1, c.w / 2, c.h / 2);
+    CHECK(u == want_u && v == want_v, "odd 4:2:0: u %.17g v %.17g, stages %.17g %.17g", u, v,
+          (double)want_u, (double)want_v);
+    CHECK(want_u > 0 && floor_u != want_u, "odd 4:2:0: u %g, %g without the last column and row",
+          (double)want_u, (double)floor_u);
+    vqx_picture_free(&ref);
+    vqx_picture_free(&dis);
+}
+
 static void test_size_limits(void)
 {
     struct {
@@ -657,8 +639,9 @@ static void test_size_limits(void)
         bool accepted;
     } cases[] = {
         { "speed_chroma", "", VQX_PIX_420, 160, 160, true },
-        { "speed_chroma", "", VQX_PIX_420, 161, 161, true },   /* chroma 80x80 */
+        { "speed_chroma", "", VQX_PIX_420, 159, 159, true },   /* chroma ceil: 80x80 */
         { "speed_chroma", "", VQX_PIX_420, 158, 400, false },  /* chroma 79 wide */
+        { "speed_chroma", "", VQX_PIX_422, 157, 80, false },   /* chroma 79 wide */
         { "speed_chroma", "", VQX_PIX_420, 160, 90, false },   /* the 160x90 clip */
         { "speed_chroma", "", VQX_PIX_444, 80, 80, true },
         { "speed_chroma", "", VQX_PIX_444, 80, 79, false },
@@ -716,7 +699,7 @@ static void test_temporal_prescale(void)
 
             SpeedParams prm = params_default();
             prm.prescale = 2.5;
-            prm.scaler = (enum SpeedScaler)m;
+            prm.scaler = (enum VqxResampleMethod)m;
             SpeedPlan plan;
             SpeedWork work;
             SpeedStats sr, sd;
@@ -733,14 +716,14 @@ static void test_temporal_prescale(void)
             make_picture(&r1, c.layout, c.bpc, w, h, 11, c.ref_fill);
             make_picture(&d1, c.layout, c.bpc, w, h, 31, c.dis_fill);
             float *a = malloc(sizeof(float) * w * h), *b = malloc(sizeof(float) * w * h);
-            vqx_speed_load_plane_16bpc(a, w, r0.data[0], r0.stride[0], w, h, 10);
-            vqx_speed_load_plane_16bpc(b, w, r1.data[0], r1.stride[0], w, h, 10);
+            vqx_float_plane(a, w, &r0, 0, -128.0f);
+            vqx_float_plane(b, w, &r1, 0, -128.0f);
             for (unsigned i = 0; i < w * h; i++)
                 a[i] -= b[i];
             vqx_speed_analyse(&plan, &work, a, w, &sr);
-            vqx_speed_load_plane_16bpc(a, w, d0.data[0], d0.stride[0], w, h, 10);
+            vqx_float_plane(a, w, &d0, 0, -128.0f);
             if (!use_ref_diff)
-                vqx_speed_load_plane_16bpc(b, w, d1.data[0], d1.stride[0], w, h, 10);
+                vqx_float_plane(b, w, &d1, 0, -128.0f);
             for (unsigned i = 0; i < w * h; i++)
                 a[i] -= b[i];
             vqx_speed_analyse(&plan, &work, a, w, &sd);
@@ -763,7 +746,7 @@ static void test_temporal_prescale(void)
 int main(void)
 {
     test_decimate();
-    test_rescale();
+    test_prescale_size();
     test_covariance();
     test_linalg();
     test_score_modes();
@@ -771,7 +754,7 @@ int main(void)
     test_prescale_methods_and_modes();
     test_bit_depths();
     test_size_limits();
+    test_odd_chroma();
     test_temporal_prescale();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_report();
 }

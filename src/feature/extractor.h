@@ -56,6 +56,21 @@ typedef struct VqxFrameFormat {
     unsigned w, h;
 } VqxFrameFormat;
 
+/* Size of plane p of such frames, as VqxPicture has it: the real chroma
+ * planes, ceil(w/2) in 4:2:0 and 4:2:2, ceil(h/2) in 4:2:0 (see "Odd sizes"
+ * in docs/architecture.md). */
+static inline unsigned vqx_plane_w(const VqxFrameFormat *fmt, unsigned p)
+{
+    const unsigned ss = p && (fmt->layout == VQX_PIX_420 || fmt->layout == VQX_PIX_422);
+    return (fmt->w + ss) >> ss;
+}
+
+static inline unsigned vqx_plane_h(const VqxFrameFormat *fmt, unsigned p)
+{
+    const unsigned ss = p && fmt->layout == VQX_PIX_420;
+    return (fmt->h + ss) >> ss;
+}
+
 /* Where an extractor writes its results. `key` indexes the extractor's
  * `keys` table; `frame` may be an earlier frame (temporal features). */
 typedef struct VqxSink VqxSink;

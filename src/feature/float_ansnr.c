@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "feature/extractor.h"
-#include "feature/float_picture_motion.h"
+#include "feature/float_picture.h"
 
 #define MARGIN 2
 
@@ -58,11 +58,11 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     if (fmt->w < 3 || fmt->h < 3)
         return vqx_fail(sink, -EINVAL, "float_ansnr: frames must be at least 3x3, not %ux%u",
                         fmt->w, fmt->h);
-    s->peak = vqx_motion_float_peak(fmt->bpc);
+    s->peak = vqx_float_peak(fmt->bpc);
     s->psnr_max = 6.0 * fmt->bpc + 12.0;
     s->w = (int)fmt->w;
     s->h = (int)fmt->h;
-    s->stride = (ptrdiff_t)vqx_motion_float_stride(fmt->w + 2 * MARGIN);
+    s->stride = (ptrdiff_t)vqx_float_stride(fmt->w + 2 * MARGIN);
     s->ref = malloc(sizeof(float) * (size_t)s->stride * fmt->h);
     s->dis = malloc(sizeof(float) * (size_t)s->stride * fmt->h);
     s->ref_row = malloc(sizeof(float) * fmt->w);
@@ -72,7 +72,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 
 static void load_plane(const FloatAnsnrState *s, float *dst, const VqxPicture *pic)
 {
-    vqx_motion_float_rows(dst + MARGIN, s->stride, pic, 0, 0, (unsigned)s->h, -128.0f);
+    vqx_float_plane(dst + MARGIN, s->stride, pic, 0, -128.0f);
     for (int y = 0; y < s->h; y++) {
         float *row = dst + y * s->stride + MARGIN;
         for (int m = 1; m <= MARGIN; m++) {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "feature/extractor.h"
-#include "feature/float_picture_motion.h"
+#include "feature/float_picture.h"
 
 typedef struct FloatMomentState {
     float *ref_row, *dis_row;
@@ -35,8 +35,8 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     const int w = (int)ref->w[0], h = (int)ref->h[0];
     double sum[4] = { 0 };
     for (int y = 0; y < h; y++) {
-        vqx_motion_float_rows(s->ref_row, 0, ref, 0, (unsigned)y, 1, 0.0f);
-        vqx_motion_float_rows(s->dis_row, 0, dis, 0, (unsigned)y, 1, 0.0f);
+        vqx_float_rows(s->ref_row, 0, ref, 0, (unsigned)y, 1, 0.0f);
+        vqx_float_rows(s->dis_row, 0, dis, 0, (unsigned)y, 1, 0.0f);
         for (int x = 0; x < w; x++) {
             const float r = s->ref_row[x], d = s->dis_row[x];
             sum[KEY_REF1ST] += r;

@@ -21,7 +21,8 @@
 #include <stdlib.h>
 
 #include "feature/extractor.h"
-#include "feature/float_picture_motion.h"
+#include "feature/float_picture.h"
+#include "feature/resample.h"
 
 #define MAX_RADIUS 2
 
@@ -36,8 +37,7 @@ typedef struct PlaneGeometry {
     ptrdiff_t stride;
     int half_w, half_h;
     ptrdiff_t half_stride;
-    int *col_lo, *col_hi;   /* source columns of each halved column */
-    float *col_frac;
+    VqxResampler halve;     /* bilinear, as libvmaf halves */
 } PlaneGeometry;
 
 typedef struct FloatMotionState {
@@ -119,11 +119,6 @@ static inline int mirror(int i, int n)
     return i < 0 ? -i : i >= n ? 2 * n - i - 2 : i;
 }
 
-static float mirror_f(float i, float last)
-{
-    return i < 0 ? -i : i > last ? 2 * last - i : i;
-}
-
 /* Separable blur, columns then rows, one output row at a time. */
 static void blur_plane(const float *taps, int n_taps, const float *src, float *dst,
                        float *row, int w, int h, ptrdiff_t stride)
@@ -154,37 +149,6 @@ static void blur_plane(const float *taps, int n_taps, const float *src, float *d
     }
 }
 
-/* Bilinear halving, with libvmaf vif_tools' sample positions and weights. */
-static void setup_halving(PlaneGeometry *g)
-{
-    const float ratio = (float)g->w / g->half_w;
-    for (int x = 0; x < g->half_w; x++) {
-        const float pos = (float)((x + 0.5) * ratio - 0.5);
-        g->col_lo[x] = (int)mirror_f((float)floor(pos), (float)(g->w - 1));
-        g->col_hi[x] = (int)mirror_f((float)ceil(pos), (float)(g->w - 1));
-        g->col_frac[x] = pos - g->col_lo[x];
-    }
-}
-
-static void halve_plane(const PlaneGeometry *g, const float *src, float *dst)
-{
-    const float ratio = (float)g->h / g->half_h;
-    for (int y = 0; y < g->half_h; y++) {
-        const float pos = (float)((y + 0.5) * ratio - 0.5);
-        const int lo = (int)mirror_f((float)floor(pos), (float)(g->h - 1));
-        const int hi = (int)mirror_f((float)ceil(pos), (float)(g->h - 1));
-        const float dy = pos - lo;
-        const float *r1 = src + lo * g->stride, *r2 = src + hi * g->stride;
-        float *out = dst + y * g->half_stride;
-        for (int x = 0; x < g->half_w; x++) {
-            const int x1 = g->col_lo[x], x2 = g->col_hi[x];
-            const float dx = g->col_frac[x];
-            out[x] = (1 - dy) * (1 - dx) * r1[x1] + (1 - dy) * dx * r1[x2] +
-                     dy * (1 - dx) * r2[x1] + dy * dx * r2[x2];
-        }
-    }
-}
-
 /* Mean absolute difference, summed per row in float as libvmaf does. (It
  * adds through double; for a sum of two floats that rounds the same.) */
 static float mean_abs_diff(const float *a, const float *b, int w, int h, ptrdiff_t stride)
@@ -209,16 +173,14 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     s->taps = s->filter_size == 1 ? identity5 : s->filter_size == 3 ? blur3 : blur5;
     s->n_taps = s->filter_size == 3 ? 3 : 5;
     s->n_planes = s->add_uv ? 3 : 1;
-    const unsigned ss_x = fmt->layout == VQX_PIX_420 || fmt->layout == VQX_PIX_422;
-    const unsigned ss_y = fmt->layout == VQX_PIX_420;
     for (unsigned p = 0; p < s->n_planes; p++) {
         PlaneGeometry *g = &s->geo[p];
-        g->w = (int)(p ? (fmt->w + ss_x) >> ss_x : fmt->w);
-        g->h = (int)(p ? (fmt->h + ss_y) >> ss_y : fmt->h);
+        g->w = (int)vqx_plane_w(fmt, p);
+        g->h = (int)vqx_plane_h(fmt, p);
         if (g->w < 3 || g->h < 3)
             return vqx_fail(sink, -EINVAL, "float_motion: planes must be at least 3x3, plane %u is %dx%d",
                             p, g->w, g->h);
-        g->stride = (ptrdiff_t)vqx_motion_float_stride((unsigned)g->w);
+        g->stride = (ptrdiff_t)vqx_float_stride((unsigned)g->w);
         for (int i = 0; i < 2; i++) {
             s->blur[p][i] = malloc(sizeof(float) * (size_t)g->stride * (size_t)g->h);
             if (!s->blur[p][i]) return -ENOMEM;
@@ -226,12 +188,10 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         if (!s->add_scale1) continue;
         g->half_w = (int)(g->w * 0.5 + 0.5);
         g->half_h = (int)(g->h * 0.5 + 0.5);
-        g->half_stride = (ptrdiff_t)vqx_motion_float_stride((unsigned)g->half_w);
-        g->col_lo = malloc(sizeof(int) * (size_t)g->half_w);
-        g->col_hi = malloc(sizeof(int) * (size_t)g->half_w);
-        g->col_frac = malloc(sizeof(float) * (size_t)g->half_w);
-        if (!g->col_lo || !g->col_hi || !g->col_frac) return -ENOMEM;
-        setup_halving(g);
+        g->half_stride = (ptrdiff_t)vqx_float_stride((unsigned)g->half_w);
+        if (vqx_resampler_init(&g->halve, VQX_RESAMPLE_BILINEAR, (unsigned)g->w, (unsigned)g->h,
+                               (unsigned)g->half_w, (unsigned)g->half_h))
+            return -ENOMEM;
         for (int i = 0; i < 2; i++) {
             s->half[p][i] = malloc(sizeof(float) * (size_t)g->half_stride * (size_t)g->half_h);
             if (!s->half[p][i]) return -ENOMEM;
@@ -274,9 +234,10 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     const unsigned cur = frame & 1;
     for (unsigned p = 0; p < s->n_planes; p++) {
         const PlaneGeometry *g = &s->geo[p];
-        vqx_motion_float_rows(s->plane, g->stride, ref, p, 0, (unsigned)g->h, -128.0f);
+        vqx_float_plane(s->plane, g->stride, ref, p, -128.0f);
         blur_plane(s->taps, s->n_taps, s->plane, s->blur[p][cur], s->row, g->w, g->h, g->stride);
-        if (s->add_scale1) halve_plane(g, s->blur[p][cur], s->half[p][cur]);
+        if (s->add_scale1)
+            vqx_resample(&g->halve, s->blur[p][cur], g->stride, s->half[p][cur], g->half_stride);
     }
     s->started = true;
     s->last_frame = frame;
@@ -320,9 +281,7 @@ static void close_float_motion(void *priv)
             free(s->blur[p][i]);
             free(s->half[p][i]);
         }
-        free(s->geo[p].col_lo);
-        free(s->geo[p].col_hi);
-        free(s->geo[p].col_frac);
+        vqx_resampler_free(&s->geo[p].halve);
     }
     free(s->plane);
     free(s->row);

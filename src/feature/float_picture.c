@@ -1,17 +1,25 @@
+#include <stdint.h>
+
 #include "feature/float_picture.h"
 
-void vqx_float_plane(float *dst, ptrdiff_t dst_stride, const VqxPicture *pic,
-                     unsigned plane, float offset)
+/* libvmaf divides by 1 (no division), 4, 16 or 256. A power of two and its
+ * reciprocal are exact floats, and a sample (below 2^16) scaled by either
+ * is exact too, so the product with the reciprocal is the same float as
+ * the quotient, at every depth. */
+static float inverse_scale(unsigned bpc)
 {
-    /* libvmaf divides by 4, 16 or 256 (10, 12 and 16 bits). Multiplying by
-     * the reciprocal of a power of two gives the same float. libvmaf reads
-     * 9, 11 and 13..15-bit samples as bytes (a fault); vqx scales them like
-     * the others. */
-    const float scale = 1.0f / (float)(1u << (pic->bpc - 8));
-    if (pic->bpc == 8)
-        vqx_float_plane_8bpc(dst, dst_stride, pic->data[plane], pic->stride[plane],
-                             pic->w[plane], pic->h[plane], scale, offset);
-    else
-        vqx_float_plane_16bpc(dst, dst_stride, pic->data[plane], pic->stride[plane],
-                              pic->w[plane], pic->h[plane], scale, offset);
+    return 1.0f / (float)(1u << (bpc - 8));
+}
+
+void vqx_float_rows(float *dst, ptrdiff_t dst_stride, const VqxPicture *pic,
+                    unsigned plane, unsigned y0, unsigned n, float offset)
+{
+    (pic->bpc == 8 ? vqx_float_convert_8bpc : vqx_float_convert_16bpc)(
+        dst, dst_stride, (const uint8_t *)pic->data[plane] + (ptrdiff_t)y0 * pic->stride[plane],
+        pic->stride[plane], pic->w[plane], n, inverse_scale(pic->bpc), offset);
+}
+
+double vqx_float_peak(unsigned bpc)
+{
+    return (double)((1u << bpc) - 1) * inverse_scale(bpc);
 }

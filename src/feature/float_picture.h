@@ -1,7 +1,10 @@
 /*
  * Planes as libvmaf's float extractors see them (its picture_copy.c): each
  * sample divided by 2^(bpc - 8), so that every depth spans the 8-bit range,
- * plus an offset (-128 for VIF, ADM, motion and ANSNR; 0 for the others).
+ * plus an offset: -128 for float_vif, float_adm, float_motion, float_ansnr
+ * and SpEED; 0 for float_psnr, float_moment, float_ssim and float_ms_ssim.
+ * libvmaf reads 9, 11 and 13..15-bit samples as bytes (a fault); vqx scales
+ * them like the others.
  */
 #ifndef VQX_FEATURE_FLOAT_PICTURE_H
 #define VQX_FEATURE_FLOAT_PICTURE_H
@@ -11,11 +14,30 @@
 #include "bitdepth.h"
 #include "vqx/vqx.h"
 
-/* Converts plane `plane` of `pic` into dst (stride in floats). */
-void vqx_float_plane(float *dst, ptrdiff_t dst_stride, const VqxPicture *pic,
-                     unsigned plane, float offset);
+/* Rows [y0, y0 + n) of plane `plane` of pic as floats in dst (stride in
+ * floats): full width, row y0 at dst. */
+void vqx_float_rows(float *dst, ptrdiff_t dst_stride, const VqxPicture *pic,
+                    unsigned plane, unsigned y0, unsigned n, float offset);
 
-BF_DECL(void, vqx_float_plane, float *dst, ptrdiff_t dst_stride, const void *src,
-        ptrdiff_t src_stride, unsigned w, unsigned h, float scale, float offset);
+/* The whole plane. */
+static inline void vqx_float_plane(float *dst, ptrdiff_t dst_stride, const VqxPicture *pic,
+                                   unsigned plane, float offset)
+{
+    vqx_float_rows(dst, dst_stride, pic, plane, 0, pic->h[plane], offset);
+}
+
+/* The largest converted sample value (255 for 8 bits, 1023 / 4 for 10...),
+ * the peak of float_psnr and float_anpsnr. */
+double vqx_float_peak(unsigned bpc);
+
+/* Row stride in floats for a plane `w` samples wide: rows start 32-byte aligned. */
+static inline size_t vqx_float_stride(unsigned w)
+{
+    return ((size_t)w + 7) & ~(size_t)7;
+}
+
+/* The conversion of w x h samples: sample * inv_scale + offset. */
+BF_DECL(void, vqx_float_convert, float *dst, ptrdiff_t dst_stride, const void *src,
+        ptrdiff_t src_stride, unsigned w, unsigned h, float inv_scale, float offset);
 
 #endif

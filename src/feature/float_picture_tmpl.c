@@ -1,14 +1,14 @@
 #include "bitdepth.h"
 #include "feature/float_picture.h"
 
-void BF(vqx_float_plane)(float *dst, ptrdiff_t dst_stride, const void *src,
-                         ptrdiff_t src_stride, unsigned w, unsigned h,
-                         float scale, float offset)
+void BF(vqx_float_convert)(float *dst, ptrdiff_t dst_stride, const void *src,
+                           ptrdiff_t src_stride, unsigned w, unsigned h,
+                           float inv_scale, float offset)
 {
     for (unsigned y = 0; y < h; y++) {
         const pixel *s = PIXEL_ROW(pixel, src, src_stride, y);
         float *d = dst + (ptrdiff_t)y * dst_stride;
         for (unsigned x = 0; x < w; x++)
-            d[x] = (float)s[x] * scale + offset;
+            d[x] = (float)s[x] * inv_scale + offset;
     }
 }

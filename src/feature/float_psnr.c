@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "feature/extractor.h"
-#include "feature/float_picture_motion.h"
+#include "feature/float_picture.h"
 
 typedef struct FloatPsnrState {
     double peak, psnr_max;
@@ -21,7 +21,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 {
     (void)sink;
     FloatPsnrState *s = priv;
-    s->peak = vqx_motion_float_peak(fmt->bpc);
+    s->peak = vqx_float_peak(fmt->bpc);
     s->psnr_max = 6.0 * fmt->bpc + 12.0;
     s->ref_row = malloc(sizeof(float) * fmt->w);
     s->dis_row = malloc(sizeof(float) * fmt->w);
@@ -35,8 +35,8 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     const int w = (int)ref->w[0], h = (int)ref->h[0];
     double noise = 0;
     for (int y = 0; y < h; y++) {
-        vqx_motion_float_rows(s->ref_row, 0, ref, 0, (unsigned)y, 1, 0.0f);
-        vqx_motion_float_rows(s->dis_row, 0, dis, 0, (unsigned)y, 1, 0.0f);
+        vqx_float_rows(s->ref_row, 0, ref, 0, (unsigned)y, 1, 0.0f);
+        vqx_float_rows(s->dis_row, 0, dis, 0, (unsigned)y, 1, 0.0f);
         for (int x = 0; x < w; x++) {
             const float diff = s->ref_row[x] - s->dis_row[x];
             noise += diff * diff;

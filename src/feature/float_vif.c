@@ -16,24 +16,12 @@
 
 #include "feature/extractor.h"
 #include "feature/float_picture.h"
+#include "feature/resample.h"
 #include "feature/vif.h"
+#include "feature/vif_gaussian.h"
 
 #define SCALES 4
 #define MAX_TAPS 128 /* widest filter: 17 taps times the largest kernel scale */
-#define PI 3.14159265358979323846 /* M_PI, which strict C11 does not declare */
-
-enum Resampler { RESAMPLE_NEAREST, RESAMPLE_BILINEAR, RESAMPLE_BICUBIC, RESAMPLE_LANCZOS4 };
-
-static const char *const resamplers[] = { "nearest", "bilinear", "bicubic", "lanczos4", NULL };
-/* Source taps per output sample along one axis, per resampler. */
-static const unsigned resampler_taps[] = { 1, 2, 4, 9 };
-
-/* Resampling of one axis: for each output position, the source indices
- * and the weights libvmaf computes for them. */
-typedef struct Axis {
-    int *index;
-    float *weight;
-} Axis;
 
 /* Reference and distorted planes of one scale; stride in floats. */
 typedef struct Plane {
@@ -52,14 +40,13 @@ typedef struct FloatVifState {
     double sigma_nsq;
     bool skip_scale0;
 
-    enum Resampler resampler;
     bool resample;
+    VqxResampler resampler;   /* when resample */
     unsigned src_w, src_h;
     Plane input;              /* converted luma, source size */
     Plane planes[SCALES];     /* [0]: resampled input, or the input itself */
     float filter[SCALES][MAX_TAPS];
     unsigned filter_width[SCALES];
-    Axis cols, rows;
     /* Vertical sums of one row (padded for the horizontal mirror), and the
      * five filtered rows the statistic reads. */
     float *v_mu1, *v_mu2, *v_xx, *v_yy, *v_xy;
@@ -109,7 +96,7 @@ static const VqxOption options[] = {
     { .name = "vif_prescale_method", .alias = "pm",
       .help = "resampler for vif_prescale: nearest, bilinear, bicubic or lanczos4",
       .type = VQX_OPT_STRING, .offset = offsetof(FloatVifState, prescale_method),
-      .def.s = "nearest", .choices = resamplers, .flags = VQX_OPT_NAMES_KEY },
+      .def.s = "nearest", .choices = vqx_resample_names, .flags = VQX_OPT_NAMES_KEY },
     { .name = "vif_sigma_nsq", .alias = "snsq", .help = "neural noise variance",
       .type = VQX_OPT_DOUBLE, .offset = offsetof(FloatVifState, sigma_nsq),
       .def.d = 2.0, .min = 0.0, .max = 5.0, .flags = VQX_OPT_NAMES_KEY },
@@ -118,49 +105,6 @@ static const VqxOption options[] = {
       .flags = VQX_OPT_NAMES_KEY },
     { 0 }
 };
-
-/* Kernel scales libvmaf accepts, from libvmaf src/feature/vif_tools.h
- * (Netflix, BSD+Patent). */
-static const float valid_kernelscales[] = {
-    1.0, 1.0f / 2.0f, 3.0f / 2.0f, 2.0f, 2.0f / 3.0f, 24.0f / 10.0f, 360.0f / 97.0f,
-    4.0f / 3.0f, 3.5f / 3.0f, 3.75f / 3.0f, 4.25f / 3.0f, 5.0f / 3.0f, 3.0f,
-    1.0f / 2.25f, 1.4746f, 1.54f, 1.6f, 1.06667f, 0.711111f, 0.740740f, 1.111111f,
-};
-
-static bool kernelscale_valid(float ks)
-{
-    for (size_t i = 0; i < sizeof(valid_kernelscales) / sizeof(valid_kernelscales[0]); i++)
-        if (fabsf(ks - valid_kernelscales[i]) < 1e-3)
-            return true;
-    return false;
-}
-
-/* Filter size of a scale: (2^(4 - scale) + 1) * ks, up to the next odd
- * integer, at least 3. */
-static unsigned filter_size(unsigned scale, float ks)
-{
-    const int base = (1 << (4 - scale)) + 1;
-    int size = (int)ceil(base * ks);
-    if (size % 2 == 0) size++;
-    return size > 3 ? (unsigned)size : 3;
-}
-
-/* Normalised Gaussian of `size` taps with deviation size / 5, in libvmaf's
- * mix of float and double. */
-static void gaussian_filter(float *out, unsigned size, float stdev)
-{
-    const int k = (int)(size - 1) / 2;
-    const float norm = (float)(1 / (stdev * sqrt(2 * PI)));
-    float sum = 0;
-    for (unsigned i = 0; i < size; i++) {
-        const float x = (float)((int)i - k);
-        const float e = (float)exp(-0.5 * x / stdev * x / stdev);
-        out[i] = e / norm;
-        sum += out[i];
-    }
-    for (unsigned i = 0; i < size; i++)
-        out[i] /= sum;
-}
 
 /* Polynomial log2 of vif_tools.c (VIF_OPT_FAST_LOG2): exponent plus a
  * degree-8 fit of log2(1 + m). Coefficients from libvmaf
@@ -187,111 +131,6 @@ static float log2_fast(float x)
     return (float)exponent + p;
 }
 
-static float mirror_f(float i, float last)
-{
-    return i < 0 ? -i : i > last ? 2 * last - i : i;
-}
-
-static float bicubic_weight(float t)
-{
-    const float a = -0.75;
-    if (t < 0) t = -t;
-    if (t < 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
-    if (t < 2) return (((t - 5) * t + 8) * t - 4) * a;
-    return 0;
-}
-
-static float lanczos4_weight(float x)
-{
-    const float a = 4;
-    if (x == 0.0) return 1.0;
-    if (x > -a && x < a)
-        return (float)(a * sin(PI * x) * sin(PI * x / a) / (PI * PI * x * x));
-    return 0.0;
-}
-
-/* Source positions and weights of n_dst outputs from n_src inputs along
- * one axis, as libvmaf's resamplers compute them per sample. */
-static void build_axis(Axis *ax, enum Resampler r, unsigned n_src, unsigned n_dst)
-{
-    const unsigned taps = resampler_taps[r];
-    const float ratio = (float)n_src / n_dst;
-    const float last = (float)(n_src - 1);
-    for (unsigned o = 0; o < n_dst; o++) {
-        int *idx = ax->index + (size_t)o * taps;
-        float *wt = ax->weight + (size_t)o * taps;
-        if (r == RESAMPLE_NEAREST) {
-            idx[0] = (int)((float)o * ratio);
-            wt[0] = 1;
-            continue;
-        }
-        const float pos = (float)((o + 0.5) * ratio - 0.5);
-        if (r == RESAMPLE_BILINEAR) {
-            idx[0] = (int)mirror_f((float)floor(pos), last);
-            idx[1] = (int)mirror_f((float)ceil(pos), last);
-            const float frac = pos - (float)idx[0];
-            wt[0] = 1 - frac;
-            wt[1] = frac;
-            continue;
-        }
-        const int origin = (int)floor(pos);
-        const float frac = pos - (float)origin;
-        const int reach = r == RESAMPLE_BICUBIC ? 1 : 4;
-        for (unsigned t = 0; t < taps; t++) {
-            const int i = (int)t - reach;
-            wt[t] = r == RESAMPLE_BICUBIC ? bicubic_weight((float)i - frac)
-                                          : lanczos4_weight((float)i - frac);
-            idx[t] = (int)mirror_f((float)(origin + i), last);
-        }
-    }
-}
-
-static void resample(const FloatVifState *s, const float *src, ptrdiff_t src_stride,
-                     float *dst, ptrdiff_t dst_stride, unsigned dst_w, unsigned dst_h)
-{
-    const unsigned taps = resampler_taps[s->resampler];
-    for (unsigned y = 0; y < dst_h; y++) {
-        const int *yi = s->rows.index + (size_t)y * taps;
-        const float *yw = s->rows.weight + (size_t)y * taps;
-        float *out = dst + (ptrdiff_t)y * dst_stride;
-        for (unsigned x = 0; x < dst_w; x++) {
-            const int *xi = s->cols.index + (size_t)x * taps;
-            const float *xw = s->cols.weight + (size_t)x * taps;
-            switch (s->resampler) {
-            case RESAMPLE_NEAREST:
-                out[x] = src[yi[0] * src_stride + xi[0]];
-                break;
-            case RESAMPLE_BILINEAR: {
-                const float *r1 = src + yi[0] * src_stride, *r2 = src + yi[1] * src_stride;
-                out[x] = yw[0] * xw[0] * r1[xi[0]] + yw[0] * xw[1] * r1[xi[1]] +
-                         yw[1] * xw[0] * r2[xi[0]] + yw[1] * xw[1] * r2[xi[1]];
-                break;
-            }
-            case RESAMPLE_BICUBIC: {
-                float v = 0.0f;
-                for (unsigned j = 0; j < taps; j++)
-                    for (unsigned i = 0; i < taps; i++)
-                        v += src[yi[j] * src_stride + xi[i]] * (xw[i] * yw[j]);
-                out[x] = v;
-                break;
-            }
-            case RESAMPLE_LANCZOS4: {
-                float v = 0.0f, total = 0.0f;
-                for (unsigned j = 0; j < taps; j++) {
-                    for (unsigned i = 0; i < taps; i++) {
-                        const float wgt = xw[i] * yw[j];
-                        total += wgt;
-                        v += src[yi[j] * src_stride + xi[i]] * wgt;
-                    }
-                }
-                out[x] = v / total;
-                break;
-            }
-            }
-        }
-    }
-}
-
 static void *carve(uint8_t **at, size_t bytes)
 {
     void *p = *at;
@@ -308,16 +147,12 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 {
     FloatVifState *s = priv;
     const float ks = (float)s->kernelscale;
-    if (!kernelscale_valid(ks))
+    if (!vqx_vif_kernelscale_valid(ks))
         return vqx_fail(sink, -EINVAL,
                         "float_vif: vif_kernelscale %g is not one of the kernel scales "
                         "libvmaf supports (1, 0.5, 1.5, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 3.75/3, "
                         "4.25/3, 5/3, 3, 1/2.25, 1.4746, 1.54, 1.6, 1.06667, 0.711111, "
                         "0.74074, 1.111111)", s->kernelscale);
-    for (unsigned r = 0; resamplers[r]; r++)
-        if (!strcmp(s->prescale_method, resamplers[r]))
-            s->resampler = (enum Resampler)r;
-
     s->src_w = fmt->w;
     s->src_h = fmt->h;
     const unsigned w = (unsigned)(int)(fmt->w * s->prescale + 0.5);
@@ -327,8 +162,8 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     const unsigned first = s->skip_scale0 ? 1 : 0;
     unsigned max_half = 0;
     for (unsigned sc = 0; sc < SCALES; sc++) {
-        s->filter_width[sc] = filter_size(sc, ks);
-        gaussian_filter(s->filter[sc], s->filter_width[sc], s->filter_width[sc] / 5.0f);
+        s->filter_width[sc] = vqx_vif_filter_size(sc, ks);
+        vqx_vif_gaussian(s->filter[sc], s->filter_width[sc], s->filter_width[sc] / 5.0f);
         const unsigned half = s->filter_width[sc] / 2;
         if (sc >= first && half > max_half) max_half = half;
         /* libvmaf mirrors once at the borders: each scale must be wider
@@ -346,15 +181,11 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
                         "float_vif: vif_prescale needs a frame of at least 8x8, not %ux%u",
                         fmt->w, fmt->h);
 
-    const size_t taps = resampler_taps[s->resampler];
     size_t bytes = 2 * rounded((size_t)fmt->w * fmt->h * sizeof(float));
     for (unsigned sc = s->resample ? 0 : 1; sc < SCALES; sc++)
         bytes += 2 * rounded((size_t)(w >> sc) * (h >> sc) * sizeof(float));
     bytes += 5 * rounded((w + 2 * (size_t)max_half) * sizeof(float));
     bytes += 5 * rounded(w * sizeof(float));
-    if (s->resample)
-        bytes += rounded(w * taps * sizeof(int)) + rounded(w * taps * sizeof(float)) +
-                 rounded(h * taps * sizeof(int)) + rounded(h * taps * sizeof(float));
     s->mem = aligned_alloc(64, bytes);
     if (!s->mem) return vqx_fail(sink, -ENOMEM, "float_vif: out of memory");
 
@@ -378,14 +209,10 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         *vert[i] = (float *)carve(&at, (w + 2 * (size_t)max_half) * sizeof(float)) + max_half;
         *horz[i] = carve(&at, w * sizeof(float));
     }
-    if (s->resample) {
-        s->cols.index = carve(&at, w * taps * sizeof(int));
-        s->cols.weight = carve(&at, w * taps * sizeof(float));
-        s->rows.index = carve(&at, h * taps * sizeof(int));
-        s->rows.weight = carve(&at, h * taps * sizeof(float));
-        build_axis(&s->cols, s->resampler, fmt->w, w);
-        build_axis(&s->rows, s->resampler, fmt->h, h);
-    }
+    if (s->resample &&
+        vqx_resampler_init(&s->resampler, vqx_resample_method(s->prescale_method), fmt->w,
+                           fmt->h, w, h))
+        return vqx_fail(sink, -ENOMEM, "float_vif: out of memory");
     return 0;
 }
 
@@ -564,8 +391,8 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     vqx_float_plane(s->input.dis, s->input.stride, dis, 0, -128.0f);
     if (s->resample) {
         const Plane *p = &s->planes[0];
-        resample(s, s->input.ref, s->input.stride, p->ref, p->stride, p->w, p->h);
-        resample(s, s->input.dis, s->input.stride, p->dis, p->stride, p->w, p->h);
+        vqx_resample(&s->resampler, s->input.ref, s->input.stride, p->ref, p->stride);
+        vqx_resample(&s->resampler, s->input.dis, s->input.stride, p->dis, p->stride);
     }
 
     float num[SCALES] = { 0 }, den[SCALES] = { 0 };
@@ -606,6 +433,7 @@ static void close_float_vif(void *priv)
     FloatVifState *s = priv;
     free(s->mem);
     s->mem = NULL;
+    vqx_resampler_free(&s->resampler);
 }
 
 const VqxFeatureExtractor vqx_fex_float_vif = {

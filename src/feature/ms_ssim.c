@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "feature/extractor.h"
+#include "feature/float_picture.h"
 #include "feature/ssim_core.h"
 
 #define SCALES 5
@@ -85,8 +86,8 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
                    unsigned frame, VqxSink *sink)
 {
     MsSsimState *s = priv;
-    vqx_ssim_float_luma(s->ref[0], s->w[0], ref);
-    vqx_ssim_float_luma(s->cmp[0], s->w[0], dis);
+    vqx_float_plane(s->ref[0], s->w[0], ref, 0, 0.0f);
+    vqx_float_plane(s->cmp[0], s->w[0], dis, 0, 0.0f);
 
     double ms_ssim = 1.0;
     double l[SCALES], c[SCALES], st[SCALES];

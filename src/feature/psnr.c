@@ -57,13 +57,9 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     s->peak = s->reduced_hbd_peak ? 255u << (fmt->bpc - 8) : (1u << fmt->bpc) - 1;
     s->n_planes = s->enable_chroma && fmt->layout != VQX_PIX_400 ? 3 : 1;
 
-    const unsigned ss_x = fmt->layout == VQX_PIX_420 || fmt->layout == VQX_PIX_422;
-    const unsigned ss_y = fmt->layout == VQX_PIX_420;
     for (unsigned p = 0; p < 3; p++) {
         if (s->min_sse != 0.0) {
-            const unsigned w = p ? (fmt->w + ss_x) >> ss_x : fmt->w;
-            const unsigned h = p ? (fmt->h + ss_y) >> ss_y : fmt->h;
-            const double mse = s->min_sse / ((double)w * h);
+            const double mse = s->min_sse / ((double)vqx_plane_w(fmt, p) * vqx_plane_h(fmt, p));
             s->psnr_max[p] = ceil(10. * log10(s->peak * s->peak / mse));
         } else {
             s->psnr_max[p] = (6 * fmt->bpc) + 12;

@@ -73,12 +73,10 @@ static const char *const keys[] = { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", 
 static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 {
     PsnrHvsState *s = priv;
-    const unsigned ss_x = fmt->layout == VQX_PIX_420 || fmt->layout == VQX_PIX_422;
-    const unsigned ss_y = fmt->layout == VQX_PIX_420;
     s->bpc = fmt->bpc;
     for (unsigned p = 0; p < 3; p++) {
-        s->w[p] = p ? (fmt->w + ss_x) >> ss_x : fmt->w;
-        s->h[p] = p ? (fmt->h + ss_y) >> ss_y : fmt->h;
+        s->w[p] = vqx_plane_w(fmt, p);
+        s->h[p] = vqx_plane_h(fmt, p);
         if (s->w[p] < BLOCK || s->h[p] < BLOCK)
             return vqx_fail(sink, -EINVAL, "psnr_hvs: %ux%u input has a %ux%u plane, below one %dx%d block",
                             fmt->w, fmt->h, s->w[p], s->h[p], BLOCK, BLOCK);

@@ -10,62 +10,15 @@
 #include <string.h>
 
 #include "feature/extractor.h"
+#include "feature/float_picture.h"
 #include "feature/speed.h"
+#include "feature/vif_gaussian.h"
 
 /* C11 <math.h> has no M_PI / M_E: the same double constants. */
 #define SPEED_PI 3.14159265358979323846
 #define SPEED_E 2.7182818284590452354
 /* The constant term that libvmaf adds to the entropy for each eigenvalue. */
 #define LOG2_2PIE log2(2 * SPEED_PI * SPEED_E)
-
-const char *const vqx_speed_scaler_names[] = {
-    "nearest", "bilinear", "bicubic", "lanczos4", NULL
-};
-
-/* ---- filters ---- */
-
-/* The kernel scales libvmaf accepts (vif_tools.h valid_kernelscales,
- * Netflix, BSD+Patent). */
-static const float valid_kernelscales[] = {
-    1.0, 1.0f / 2.0f, 3.0f / 2.0f, 2.0f, 2.0f / 3.0f, 24.0f / 10.0f,
-    360.0f / 97.0f, 4.0f / 3.0f, 3.5f / 3.0f, 3.75f / 3.0f, 4.25f / 3.0f,
-    5.0f / 3.0f, 3.0f, 1.0f / 2.25f, 1.4746f, 1.54f, 1.6f, 1.06667f,
-    0.711111f, 0.740740f, 1.111111f,
-};
-
-bool vqx_speed_kernelscale_valid(double kernelscale)
-{
-    const float ks = (float)kernelscale;
-    for (size_t i = 0; i < sizeof(valid_kernelscales) / sizeof(valid_kernelscales[0]); i++)
-        if (fabsf(ks - valid_kernelscales[i]) < 1e-3) return true;
-    return false;
-}
-
-/* Taps of the Gaussian at dyadic scale `scale` (0..4): 2^(4-scale) + 1
- * scaled by the kernelscale, rounded up to odd, at least 3. */
-static int gaussian_taps(int scale, float ks)
-{
-    const int c = (int)ceil(((1 << (4 - scale)) + 1) * ks);
-    const int odd = c % 2 == 0 ? c + 1 : c;
-    return odd > 3 ? odd : 3;
-}
-
-/* exp(-x^2 / 2 sigma^2) divided by 1 / (sigma sqrt(2 pi)) at the integers
- * around 0, then divided by its float sum, as libvmaf evaluates it. */
-static void gaussian_kernel(float *out, int n, float sigma)
-{
-    float sum = 0;
-    const int half = (n - 1) / 2;
-    for (int i = 0; i < n; i++) {
-        const float x = (float)(i - half);
-        const float num = exp(-0.5 * x / sigma * x / sigma);
-        const float den = 1 / (sigma * sqrt(2 * SPEED_PI));
-        out[i] = num / den;
-        sum += out[i];
-    }
-    for (int i = 0; i < n; i++)
-        out[i] /= sum;
-}
 
 /* ---- plan ---- */
 
@@ -92,75 +45,6 @@ static int geometry(SpeedGeometry *g, unsigned w, unsigned h, double prescale)
     if (!g->n_blocks) return -EINVAL;
     g->cov_w = g->blocks_x * SPEED_BLOCK - (SPEED_BLOCK - 1);
     g->cov_h = g->blocks_y * SPEED_BLOCK - (SPEED_BLOCK - 1);
-    return 0;
-}
-
-static float mirror_coord(float i, float left, float right)
-{
-    return i < left ? -i : i > right ? 2 * right - i : i;
-}
-
-static float bicubic_weight(float t)
-{
-    const float a = -0.75;
-    if (t < 0) t = -t;
-    if (t < 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
-    if (t < 2) return (((t - 5) * t + 8) * t - 4) * a;
-    return 0;
-}
-
-static float lanczos_weight(float x, float a)
-{
-    if (x == 0.0) return 1.0;
-    if (x > -a && x < a)
-        return a * sin(SPEED_PI * x) * sin(SPEED_PI * x / a) / (SPEED_PI * SPEED_PI * x * x);
-    return 0.0;
-}
-
-/* Where the prescale of libvmaf (vif_scale_frame_s) samples along one axis
- * of n_src -> n_dst, with its float coordinate arithmetic. */
-static int axis_init(SpeedAxis *ax, enum SpeedScaler scaler, unsigned n_src, unsigned n_dst)
-{
-    static const unsigned taps[] = { 1, 2, 4, 9 };
-    ax->n_taps = taps[scaler];
-    ax->index = malloc(sizeof(int) * n_dst * ax->n_taps);
-    ax->weight = malloc(sizeof(float) * n_dst * ax->n_taps);
-    if (!ax->index || !ax->weight) return -ENOMEM;
-
-    const float ratio = (float)n_src / n_dst;
-    const float last = (float)((int)n_src - 1);
-    for (unsigned o = 0; o < n_dst; o++) {
-        int *idx = ax->index + o * ax->n_taps;
-        float *wt = ax->weight + o * ax->n_taps;
-        const float pos = (o + 0.5) * ratio - 0.5;
-        switch (scaler) {
-        case SPEED_SCALE_NEAREST:
-            idx[0] = (int)(o * ratio);
-            wt[0] = 1;
-            break;
-        case SPEED_SCALE_BILINEAR: {
-            idx[0] = (int)mirror_coord(floor(pos), 0, last);
-            idx[1] = (int)mirror_coord(ceil(pos), 0, last);
-            const float d = pos - idx[0];
-            wt[0] = 1 - d;
-            wt[1] = d;
-            break;
-        }
-        case SPEED_SCALE_BICUBIC:
-        case SPEED_SCALE_LANCZOS4: {
-            const int reach = scaler == SPEED_SCALE_BICUBIC ? 1 : 4;
-            const int p0 = (int)floor(pos);
-            const float d = pos - p0;
-            for (unsigned t = 0; t < ax->n_taps; t++) {
-                const int i = (int)t - reach;
-                idx[t] = (int)mirror_coord(p0 + i, 0, last);
-                wt[t] = scaler == SPEED_SCALE_BICUBIC ? bicubic_weight(i - d)
-                                                      : lanczos_weight(i - d, 4.0f);
-            }
-            break;
-        }
-        }
-    }
     return 0;
 }
 
@@ -206,7 +90,7 @@ int vqx_speed_plan_init(SpeedPlan *p, unsigned w, unsigned h,
     memset(p, 0, sizeof(*p));
     p->params = *params;
     const float ks = (float)params->kernelscale;
-    if (!vqx_speed_kernelscale_valid(params->kernelscale)) {
+    if (!vqx_vif_kernelscale_valid(ks)) {
         snprintf(err, err_len, "speed_kernelscale %g is not one of the scales SpEED supports",
                  params->kernelscale);
         return -EINVAL;
@@ -224,15 +108,15 @@ int vqx_speed_plan_init(SpeedPlan *p, unsigned w, unsigned h,
 
     /* The anti-alias filter has the support of the scale-1 filter and the
      * width of the scale-4 one; the local mean uses the scale-4 filter. */
-    p->antialias_len = gaussian_taps(1, ks);
-    gaussian_kernel(p->antialias, p->antialias_len, sqrt(4) * p->antialias_len / 5.0f);
-    p->local_mean_len = gaussian_taps(4, ks);
-    gaussian_kernel(p->local_mean, p->local_mean_len, p->local_mean_len / 5.0f);
+    p->antialias_len = (int)vqx_vif_filter_size(1, ks);
+    vqx_vif_gaussian(p->antialias, (unsigned)p->antialias_len, sqrt(4) * p->antialias_len / 5.0f);
+    p->local_mean_len = (int)vqx_vif_filter_size(4, ks);
+    vqx_vif_gaussian(p->local_mean, (unsigned)p->local_mean_len, p->local_mean_len / 5.0f);
 
     int ret = 0;
     if (p->geo.rescale) {
-        ret = axis_init(&p->rows, params->scaler, h, p->geo.scaled_h);
-        if (!ret) ret = axis_init(&p->cols, params->scaler, w, p->geo.scaled_w);
+        ret = vqx_resampler_init(&p->prescale, params->scaler, w, h, p->geo.scaled_w,
+                                 p->geo.scaled_h);
     }
     if (!ret) ret = spans_init(p);
     if (ret) {
@@ -244,26 +128,17 @@ int vqx_speed_plan_init(SpeedPlan *p, unsigned w, unsigned h,
 
 void vqx_speed_plan_free(SpeedPlan *p)
 {
-    free(p->rows.index);
-    free(p->rows.weight);
-    free(p->cols.index);
-    free(p->cols.weight);
+    vqx_resampler_free(&p->prescale);
     free(p->spans);
-    p->rows = p->cols = (SpeedAxis){ 0 };
     p->spans = NULL;
-}
-
-static ptrdiff_t float_stride(unsigned w)
-{
-    return (ptrdiff_t)((w + 15) & ~15u);
 }
 
 int vqx_speed_work_init(SpeedWork *w, const SpeedPlan *plan)
 {
     const SpeedGeometry *g = &plan->geo;
     memset(w, 0, sizeof(*w));
-    w->scaled_stride = float_stride(g->scaled_w);
-    w->dec_stride = float_stride(g->dec_w);
+    w->scaled_stride = (ptrdiff_t)vqx_float_stride(g->scaled_w);
+    w->dec_stride = (ptrdiff_t)vqx_float_stride(g->dec_w);
     const size_t block_values = (size_t)SPEED_DIM * g->n_blocks;
     if (g->rescale)
         w->scaled = malloc(sizeof(float) * w->scaled_stride * g->scaled_h);
@@ -313,56 +188,6 @@ void vqx_speed_stats_free(SpeedStats *s)
 }
 
 /* ---- stages ---- */
-
-void vqx_speed_rescale(const SpeedPlan *plan, const float *src, ptrdiff_t src_stride,
-                       float *dst, ptrdiff_t dst_stride)
-{
-    const SpeedAxis *rows = &plan->rows, *cols = &plan->cols;
-    const unsigned nt = cols->n_taps;
-    for (unsigned y = 0; y < plan->geo.scaled_h; y++) {
-        const int *ry = rows->index + y * nt;
-        const float *wy = rows->weight + y * nt;
-        float *out = dst + (ptrdiff_t)y * dst_stride;
-        switch (plan->params.scaler) {
-        case SPEED_SCALE_NEAREST: {
-            const float *r = src + ry[0] * src_stride;
-            for (unsigned x = 0; x < plan->geo.scaled_w; x++)
-                out[x] = r[cols->index[x]];
-            break;
-        }
-        case SPEED_SCALE_BILINEAR: {
-            const float *r1 = src + ry[0] * src_stride, *r2 = src + ry[1] * src_stride;
-            for (unsigned x = 0; x < plan->geo.scaled_w; x++) {
-                const int x1 = cols->index[2 * x], x2 = cols->index[2 * x + 1];
-                const float *wx = cols->weight + 2 * x;
-                out[x] = wy[0] * wx[0] * r1[x1] + wy[0] * wx[1] * r1[x2] +
-                         wy[1] * wx[0] * r2[x1] + wy[1] * wx[1] * r2[x2];
-            }
-            break;
-        }
-        case SPEED_SCALE_BICUBIC:
-        case SPEED_SCALE_LANCZOS4: {
-            /* lanczos4 divides by the sum of the weights it used */
-            const bool normalise = plan->params.scaler == SPEED_SCALE_LANCZOS4;
-            for (unsigned x = 0; x < plan->geo.scaled_w; x++) {
-                const int *cx = cols->index + x * nt;
-                const float *wx = cols->weight + x * nt;
-                float value = 0, weight_sum = 0;
-                for (unsigned ty = 0; ty < nt; ty++) {
-                    const float *r = src + ry[ty] * src_stride;
-                    for (unsigned tx = 0; tx < nt; tx++) {
-                        const float weight = wx[tx] * wy[ty];
-                        weight_sum += weight;
-                        value += r[cx[tx]] * weight;
-                    }
-                }
-                out[x] = normalise ? value / weight_sum : value;
-            }
-            break;
-        }
-        }
-    }
-}
 
 void vqx_speed_decimate(const SpeedPlan *plan, const float *img, ptrdiff_t stride,
                         float *row, float *dec, ptrdiff_t dec_stride)
@@ -504,7 +329,7 @@ void vqx_speed_analyse(const SpeedPlan *plan, SpeedWork *w, const float *img,
 {
     const SpeedGeometry *g = &plan->geo;
     if (g->rescale) {
-        vqx_speed_rescale(plan, img, stride, w->scaled, w->scaled_stride);
+        vqx_resample(&plan->prescale, img, stride, w->scaled, w->scaled_stride);
         img = w->scaled;
         stride = w->scaled_stride;
     }
@@ -576,20 +401,6 @@ float vqx_speed_score(const SpeedPlan *plan, const SpeedStats *ref, const SpeedS
 #define DEFAULT_SIGMA_NN 0.29
 #define DEFAULT_MAX_VAL 1000.0
 
-static int scaler_of(const char *name)
-{
-    for (int i = 0; vqx_speed_scaler_names[i]; i++)
-        if (!strcmp(vqx_speed_scaler_names[i], name)) return i;
-    return SPEED_SCALE_NEAREST; /* unreachable: the option has choices */
-}
-
-static void load_plane(float *dst, ptrdiff_t dst_stride, const VqxPicture *pic,
-                       unsigned plane, unsigned w, unsigned h)
-{
-    (pic->bpc > 8 ? vqx_speed_load_plane_16bpc : vqx_speed_load_plane_8bpc)(
-        dst, dst_stride, pic->data[plane], pic->stride[plane], w, h, pic->bpc);
-}
-
 /* Options common to both extractors, with libvmaf's names, aliases, ranges
  * and defaults; each one names keys. */
 #define SPEED_COMMON_OPTIONS(State)                                                        \
@@ -604,7 +415,7 @@ static void load_plane(float *dst, ptrdiff_t dst_stride, const VqxPicture *pic,
     { .name = "speed_prescale_method", .alias = "psm",                                     \
       .help = "resampling of speed_prescale",                                              \
       .type = VQX_OPT_STRING, .offset = offsetof(State, prescale_method),                  \
-      .def.s = "nearest", .choices = vqx_speed_scaler_names, .flags = VQX_OPT_NAMES_KEY }, \
+      .def.s = "nearest", .choices = vqx_resample_names, .flags = VQX_OPT_NAMES_KEY }, \
     { .name = "speed_sigma_nn", .alias = "snn",                                            \
       .help = "standard deviation of the neural noise",                                    \
       .type = VQX_OPT_DOUBLE, .offset = offsetof(State, sigma_nn),                         \
@@ -628,7 +439,7 @@ typedef struct SpeedEngine {
 static int engine_init(SpeedEngine *e, unsigned w, unsigned h, const SpeedParams *params,
                        const char *feature, const char *plane, VqxSink *sink)
 {
-    if (!vqx_speed_kernelscale_valid(params->kernelscale))
+    if (!vqx_vif_kernelscale_valid((float)params->kernelscale))
         return vqx_fail(sink, -EINVAL, "%s: speed_kernelscale %g is not one of the scales SpEED "
                         "supports", feature, params->kernelscale);
     char err[256];
@@ -650,7 +461,7 @@ static void engine_free(SpeedEngine *e)
 
 static float *alloc_image(unsigned w, unsigned h, ptrdiff_t *stride)
 {
-    *stride = float_stride(w);
+    *stride = (ptrdiff_t)vqx_float_stride(w);
     return malloc(sizeof(float) * *stride * h);
 }
 
@@ -662,7 +473,7 @@ typedef struct SpeedChromaState {
     int weight_var_mode;
 
     SpeedEngine engine;
-    unsigned w, h;         /* chroma plane size as libvmaf sees it */
+    unsigned w, h;         /* chroma plane size */
     float *plane;
     ptrdiff_t plane_stride;
 } SpeedChromaState;
@@ -691,15 +502,13 @@ static int chroma_init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     SpeedChromaState *s = priv;
     if (fmt->layout == VQX_PIX_400)
         return vqx_fail(sink, -EINVAL, "speed_chroma: needs chroma planes, input is 4:0:0");
-    /* libvmaf sizes the chroma planes by truncation: odd sizes lose the
-     * last column (and row, 4:2:0) */
-    const bool ss_x = fmt->layout != VQX_PIX_444, ss_y = fmt->layout == VQX_PIX_420;
-    s->w = ss_x ? fmt->w / 2 : fmt->w;
-    s->h = ss_y ? fmt->h / 2 : fmt->h;
+    /* the real, ceil-sized chroma planes (libvmaf truncates them) */
+    s->w = vqx_plane_w(fmt, 1);
+    s->h = vqx_plane_h(fmt, 1);
     const SpeedParams params = {
         .kernelscale = s->kernelscale,
         .prescale = s->prescale,
-        .scaler = scaler_of(s->prescale_method),
+        .scaler = vqx_resample_method(s->prescale_method),
         .sigma_nn = s->sigma_nn,
         .nn_floor = s->nn_floor,
         .weight_var_mode = s->weight_var_mode,
@@ -715,9 +524,9 @@ static bool chroma_plane_score(SpeedChromaState *s, const VqxPicture *ref,
                                const VqxPicture *dis, unsigned plane, float *score)
 {
     SpeedEngine *e = &s->engine;
-    load_plane(s->plane, s->plane_stride, ref, plane, s->w, s->h);
+    vqx_float_plane(s->plane, s->plane_stride, ref, plane, -128.0f);
     vqx_speed_analyse(&e->plan, &e->work, s->plane, s->plane_stride, &e->ref);
-    load_plane(s->plane, s->plane_stride, dis, plane, s->w, s->h);
+    vqx_float_plane(s->plane, s->plane_stride, dis, plane, -128.0f);
     vqx_speed_analyse(&e->plan, &e->work, s->plane, s->plane_stride, &e->dis);
     *score = vqx_speed_score(&e->plan, &e->ref, &e->dis);
     return e->ref.singular || e->dis.singular;
@@ -797,7 +606,7 @@ static int temporal_init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     const SpeedParams params = {
         .kernelscale = s->kernelscale,
         .prescale = s->prescale,
-        .scaler = scaler_of(s->prescale_method),
+        .scaler = vqx_resample_method(s->prescale_method),
         .sigma_nn = s->sigma_nn,
         .nn_floor = s->nn_floor,
         .weight_var_mode = 0,
@@ -827,8 +636,8 @@ static int temporal_extract(void *priv, const VqxPicture *ref, const VqxPicture 
     SpeedTemporalState *s = priv;
     SpeedEngine *e = &s->engine;
     const unsigned w = e->plan.geo.in_w, h = e->plan.geo.in_h;
-    load_plane(s->cur_ref, s->stride, ref, 0, w, h);
-    load_plane(s->cur_dis, s->stride, dis, 0, w, h);
+    vqx_float_plane(s->cur_ref, s->stride, ref, 0, -128.0f);
+    vqx_float_plane(s->cur_dis, s->stride, dis, 0, -128.0f);
 
     float score = 0.0f;
     if (s->have_prev) {

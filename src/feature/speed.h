@@ -6,7 +6,8 @@
  *
  * One plane (a float image: samples scaled to 8 bits, minus 128) goes
  * through:
- *   rescale      the optional prescale (nearest, bilinear, bicubic, lanczos4)
+ *   rescale      the optional prescale (feature/resample.h: nearest, bilinear,
+ *                bicubic, lanczos4)
  *   decimate     Gaussian anti-alias filter, kept at every 16th row and column
  *   demean       minus its local mean (a small Gaussian) on the decimated image
  *   covariance   25x25 covariance of the 25 offsets of a 5x5 neighbourhood
@@ -26,7 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bitdepth.h"
+#include "feature/resample.h"
 
 #define SPEED_BLOCK 5                             /* block side */
 #define SPEED_DIM (SPEED_BLOCK * SPEED_BLOCK)     /* covariance order */
@@ -35,20 +36,10 @@
 /* Smallest (prescaled) plane side: one 5x5 block after the 16x decimation. */
 #define SPEED_MIN_SIDE (SPEED_BLOCK * SPEED_DECIMATION)
 
-enum SpeedScaler {
-    SPEED_SCALE_NEAREST,
-    SPEED_SCALE_BILINEAR,
-    SPEED_SCALE_BICUBIC,
-    SPEED_SCALE_LANCZOS4,
-};
-
-/* Names accepted by speed_prescale_method, in enum SpeedScaler order. */
-extern const char *const vqx_speed_scaler_names[];
-
 typedef struct SpeedParams {
     double kernelscale;
     double prescale;
-    enum SpeedScaler scaler;
+    enum VqxResampleMethod scaler;
     float sigma_nn;        /* libvmaf passes these two as float */
     float nn_floor;
     int weight_var_mode;   /* 0..6 */
@@ -65,15 +56,6 @@ typedef struct SpeedGeometry {
     unsigned cov_w, cov_h;
 } SpeedGeometry;
 
-/* Sampling positions of the prescale along one axis: for every output
- * coordinate, `n_taps` source indices and weights (nearest: index only;
- * bilinear: the two weights 1-d and d). */
-typedef struct SpeedAxis {
-    unsigned n_taps;
-    int *index;
-    float *weight;
-} SpeedAxis;
-
 /* A run of scaled-image columns that the anti-alias filter reads. */
 typedef struct SpeedSpan {
     unsigned first, count;
@@ -88,13 +70,10 @@ typedef struct SpeedPlan {
     int antialias_len;
     float local_mean[SPEED_MAX_TAPS];
     int local_mean_len;
-    SpeedAxis rows, cols;        /* prescale sampling (when geo.rescale) */
+    VqxResampler prescale;       /* when geo.rescale */
     SpeedSpan *spans;            /* columns the decimating filter reads */
     unsigned n_spans;
 } SpeedPlan;
-
-/* One of the kernel scales libvmaf accepts (within 1e-3, in float). */
-bool vqx_speed_kernelscale_valid(double kernelscale);
 
 /* Builds the plan for a w x h plane. Fails with -EINVAL and a reason in
  * `err` when the plane is too small or the kernelscale is not one libvmaf
@@ -131,15 +110,6 @@ int vqx_speed_stats_init(SpeedStats *s, const SpeedPlan *plan);
 void vqx_speed_stats_free(SpeedStats *s);
 
 /* ---- stages ---- */
-
-/* Loads plane samples as floats: v / 2^(bpc-8) - 128 (8 bits: v - 128). */
-BF_DECL(void, vqx_speed_load_plane, float *dst, ptrdiff_t dst_stride,
-        const void *src, ptrdiff_t src_stride, unsigned w, unsigned h,
-        unsigned bpc);
-
-/* src (geo.in_w x geo.in_h) -> dst (geo.scaled_w x geo.scaled_h). */
-void vqx_speed_rescale(const SpeedPlan *plan, const float *src, ptrdiff_t src_stride,
-                       float *dst, ptrdiff_t dst_stride);
 
 /* The anti-alias filter of the scaled image at rows and columns 0, 16, 32...
  * -> dec (geo.dec_w x geo.dec_h). `row` holds geo.scaled_w floats. Equal to

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "feature/extractor.h"
+#include "feature/float_picture.h"
 #include "feature/ssim_core.h"
 
 typedef struct SsimState {
@@ -85,8 +86,8 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
                    unsigned frame, VqxSink *sink)
 {
     SsimState *s = priv;
-    vqx_ssim_float_luma(s->ref, s->w, ref);
-    vqx_ssim_float_luma(s->cmp, s->w, dis);
+    vqx_float_plane(s->ref, s->w, ref, 0, 0.0f);
+    vqx_float_plane(s->cmp, s->w, dis, 0, 0.0f);
     const float *r = s->ref, *c = s->cmp;
     if (s->factor > 1) {
         vqx_ssim_box_decimate(s->ref, s->w, s->w, s->h, s->factor, s->ref_small, s->dw);

@@ -1,9 +1,7 @@
 #include <errno.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 
-#include "bitdepth.h"
 #include "feature/ssim_core.h"
 
 #define RADIUS (VQX_SSIM_WINDOW / 2)
@@ -157,23 +155,6 @@ void vqx_ssim_plane(VqxSsimScratch *s, const float *ref, const float *cmp,
     out->l = (float)(sum.l / n);
     out->c = (float)(sum.c / n);
     out->s = (float)(sum.s / n);
-}
-
-void vqx_ssim_float_luma(float *dst, ptrdiff_t stride, const VqxPicture *pic)
-{
-    const unsigned w = pic->w[0], h = pic->h[0];
-    if (pic->bpc == 8) {
-        for (unsigned y = 0; y < h; y++, dst += stride) {
-            const uint8_t *src = PIXEL_ROW(uint8_t, pic->data[0], pic->stride[0], y);
-            for (unsigned x = 0; x < w; x++) dst[x] = (float)src[x];
-        }
-        return;
-    }
-    const float scaler = (float)(1u << (pic->bpc - 8));
-    for (unsigned y = 0; y < h; y++, dst += stride) {
-        const uint16_t *src = PIXEL_ROW(uint16_t, pic->data[0], pic->stride[0], y);
-        for (unsigned x = 0; x < w; x++) dst[x] = (float)src[x] / scaler;
-    }
 }
 
 double vqx_ssim_max_db(unsigned bpc, unsigned w, unsigned h, int clip)

@@ -1,8 +1,8 @@
 /*
- * The SSIM machinery shared by float_ssim and float_ms_ssim: luma to float
- * as libvmaf's float extractors see it, the 11-tap Gaussian SSIM over the
- * valid region of two planes, and the two decimators (box filter for
- * float_ssim's scale, 9/7 wavelet low-pass for the MS-SSIM pyramid).
+ * The SSIM machinery shared by float_ssim and float_ms_ssim: the 11-tap
+ * Gaussian SSIM over the valid region of two planes, and the two decimators
+ * (box filter for float_ssim's scale, 9/7 wavelet low-pass for the MS-SSIM
+ * pyramid). Planes come in as floats from feature/float_picture.h.
  *
  * All arithmetic follows libvmaf's scalar iqa code operation for operation
  * (float products summed in double, float rounding of every stored
@@ -14,8 +14,6 @@
 #define VQX_FEATURE_SSIM_CORE_H
 
 #include <stddef.h>
-
-#include "vqx/vqx.h"
 
 /* Side of the Gaussian window: a plane needs at least this many rows and
  * columns to have one SSIM value. */
@@ -42,10 +40,6 @@ typedef struct VqxSsimMeans {
  * at least VQX_SSIM_WINDOW and w at most the scratch's max_w. */
 void vqx_ssim_plane(VqxSsimScratch *s, const float *ref, const float *cmp,
                     ptrdiff_t stride, unsigned w, unsigned h, VqxSsimMeans *out);
-
-/* Luma of a picture as float (8-bit: the sample; deeper: the sample divided
- * by 2^(bpc - 8)), as libvmaf's picture_copy writes it; stride in floats. */
-void vqx_ssim_float_luma(float *dst, ptrdiff_t stride, const VqxPicture *pic);
 
 /* Size of a plane after decimation by `factor`, as libvmaf's iqa computes
  * it: n / factor, plus one when n is odd. */

@@ -1,0 +1,169 @@
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "feature/resample.h"
+
+#define PI 3.14159265358979323846 /* M_PI, which strict C11 does not declare */
+
+const char *const vqx_resample_names[] = { "nearest", "bilinear", "bicubic", "lanczos4", NULL };
+
+/* Source samples per output sample along one axis, per method. */
+enum { BICUBIC_TAPS = 4, LANCZOS4_TAPS = 9 };
+static const unsigned method_taps[] = { 1, 2, BICUBIC_TAPS, LANCZOS4_TAPS };
+
+enum VqxResampleMethod vqx_resample_method(const char *name)
+{
+    for (unsigned m = 0; vqx_resample_names[m]; m++)
+        if (!strcmp(name, vqx_resample_names[m])) return (enum VqxResampleMethod)m;
+    return VQX_RESAMPLE_NEAREST;
+}
+
+/* Reflection about the first and last sample (no repeat), in float. */
+static float mirror(float i, float last)
+{
+    return i < 0 ? -i : i > last ? 2 * last - i : i;
+}
+
+static float bicubic_weight(float t)
+{
+    const float a = -0.75;
+    if (t < 0) t = -t;
+    if (t < 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
+    if (t < 2) return (((t - 5) * t + 8) * t - 4) * a;
+    return 0;
+}
+
+static float lanczos4_weight(float x)
+{
+    const float a = 4;
+    if (x == 0.0) return 1.0;
+    if (x > -a && x < a) return a * sin(PI * x) * sin(PI * x / a) / (PI * PI * x * x);
+    return 0.0;
+}
+
+/* Positions and weights of n_dst outputs from n_src inputs along one axis,
+ * with libvmaf's coordinate arithmetic: the centre of output o falls at
+ * (o + 0.5) * ratio - 0.5, computed in double and kept as a float. */
+static void axis_init(VqxResampleAxis *ax, enum VqxResampleMethod m, unsigned taps,
+                      unsigned n_src, unsigned n_dst)
+{
+    const float ratio = (float)n_src / n_dst;
+    const float last = (float)((int)n_src - 1);
+    for (unsigned o = 0; o < n_dst; o++) {
+        int *idx = ax->index + (size_t)o * taps;
+        float *wt = ax->weight + (size_t)o * taps;
+        if (m == VQX_RESAMPLE_NEAREST) {
+            idx[0] = (int)((float)o * ratio);
+            wt[0] = 1;
+            continue;
+        }
+        const float pos = (float)((o + 0.5) * ratio - 0.5);
+        if (m == VQX_RESAMPLE_BILINEAR) {
+            idx[0] = (int)mirror((float)floor(pos), last);
+            idx[1] = (int)mirror((float)ceil(pos), last);
+            const float frac = pos - (float)idx[0];
+            wt[0] = 1 - frac;
+            wt[1] = frac;
+            continue;
+        }
+        const int origin = (int)floor(pos);
+        const float frac = pos - (float)origin;
+        const int reach = m == VQX_RESAMPLE_BICUBIC ? 1 : 4;
+        for (unsigned t = 0; t < taps; t++) {
+            const int i = (int)t - reach;
+            idx[t] = (int)mirror((float)(origin + i), last);
+            wt[t] = m == VQX_RESAMPLE_BICUBIC ? bicubic_weight((float)i - frac)
+                                              : lanczos4_weight((float)i - frac);
+        }
+    }
+}
+
+int vqx_resampler_init(VqxResampler *r, enum VqxResampleMethod method,
+                       unsigned src_w, unsigned src_h, unsigned dst_w, unsigned dst_h)
+{
+    const unsigned taps = method_taps[method];
+    *r = (VqxResampler){ .method = method, .taps = taps, .dst_w = dst_w, .dst_h = dst_h };
+    r->cols.index = malloc(sizeof(int) * dst_w * taps);
+    r->cols.weight = malloc(sizeof(float) * dst_w * taps);
+    r->rows.index = malloc(sizeof(int) * dst_h * taps);
+    r->rows.weight = malloc(sizeof(float) * dst_h * taps);
+    if (!r->cols.index || !r->cols.weight || !r->rows.index || !r->rows.weight) {
+        vqx_resampler_free(r);
+        return -ENOMEM;
+    }
+    axis_init(&r->cols, method, taps, src_w, dst_w);
+    axis_init(&r->rows, method, taps, src_h, dst_h);
+    return 0;
+}
+
+void vqx_resampler_free(VqxResampler *r)
+{
+    free(r->cols.index);
+    free(r->cols.weight);
+    free(r->rows.index);
+    free(r->rows.weight);
+    r->cols = r->rows = (VqxResampleAxis){ 0 };
+}
+
+/* One output row of bicubic or lanczos4 (nt taps, a constant once inlined,
+ * so that the window loops unroll): the window's rows outer, columns inner,
+ * each weight the product of the two axis weights, as libvmaf sums them;
+ * lanczos4 divides by the sum of the weights. */
+static inline void window_row(const VqxResampler *r, const float *src, ptrdiff_t src_stride,
+                              const int *ry, const float *wy, float *out, unsigned nt,
+                              bool normalise)
+{
+    for (unsigned x = 0; x < r->dst_w; x++) {
+        const int *cx = r->cols.index + (size_t)x * nt;
+        const float *wx = r->cols.weight + (size_t)x * nt;
+        float value = 0, weight_sum = 0;
+        for (unsigned ty = 0; ty < nt; ty++) {
+            const float *row = src + ry[ty] * src_stride;
+            for (unsigned tx = 0; tx < nt; tx++) {
+                const float weight = wx[tx] * wy[ty];
+                if (normalise) weight_sum += weight;
+                value += row[cx[tx]] * weight;
+            }
+        }
+        out[x] = normalise ? value / weight_sum : value;
+    }
+}
+
+void vqx_resample(const VqxResampler *r, const float *src, ptrdiff_t src_stride,
+                  float *dst, ptrdiff_t dst_stride)
+{
+    const unsigned nt = r->taps;
+    for (unsigned y = 0; y < r->dst_h; y++) {
+        const int *ry = r->rows.index + (size_t)y * nt;
+        const float *wy = r->rows.weight + (size_t)y * nt;
+        float *out = dst + (ptrdiff_t)y * dst_stride;
+        switch (r->method) {
+        case VQX_RESAMPLE_NEAREST: {
+            const float *row = src + ry[0] * src_stride;
+            for (unsigned x = 0; x < r->dst_w; x++)
+                out[x] = row[r->cols.index[x]];
+            break;
+        }
+        case VQX_RESAMPLE_BILINEAR: {
+            const float *r1 = src + ry[0] * src_stride, *r2 = src + ry[1] * src_stride;
+            for (unsigned x = 0; x < r->dst_w; x++) {
+                const int x1 = r->cols.index[2 * x], x2 = r->cols.index[2 * x + 1];
+                const float *wx = r->cols.weight + 2 * x;
+                /* (1 - dy)(1 - dx) r1[x1] + (1 - dy) dx r1[x2] + dy (1 - dx) r2[x1] + dy dx r2[x2] */
+                out[x] = wy[0] * wx[0] * r1[x1] + wy[0] * wx[1] * r1[x2] +
+                         wy[1] * wx[0] * r2[x1] + wy[1] * wx[1] * r2[x2];
+            }
+            break;
+        }
+        case VQX_RESAMPLE_BICUBIC:
+            window_row(r, src, src_stride, ry, wy, out, BICUBIC_TAPS, false);
+            break;
+        case VQX_RESAMPLE_LANCZOS4:
+            window_row(r, src, src_stride, ry, wy, out, LANCZOS4_TAPS, true);
+            break;
+        }
+    }
+}
