@@ -56,9 +56,5 @@ static inline int vqx_adm_tap_index(int i, int n)
 
 /* Picture row to samples centred on zero: x - 2^(bpc-1), which fits 16 bits. */
 BF_DECL(void, vqx_adm_row_to_int, const void *src, int16_t *dst, int w, unsigned bpc);
-/* Picture row to floats as libvmaf's picture_copy scales them: x / 2^(bpc-8)
- * - 128 (libvmaf reads 9, 11 and 13..15 bit rows as bytes; vqx scales them
- * like the others). */
-BF_DECL(void, vqx_adm_row_to_float, const void *src, float *dst, int w, unsigned bpc);
 
 #endif

@@ -17,6 +17,7 @@
 #include "feature/adm.h"
 #include "feature/adm_csf.h"
 #include "feature/extractor.h"
+#include "feature/float_picture.h"
 
 #define PI 3.14159265358979323846
 #define CSF_LUMINANCE 100.0
@@ -329,9 +330,7 @@ static const float *picture_row(FloatAdmState *s, const VqxPicture *pic, int y)
 {
     const int slot = y & 3;
     if (s->pix_row_of[slot] != y) {
-        const void *row = (const uint8_t *)pic->data[0] + (ptrdiff_t)y * pic->stride[0];
-        (s->bpc == 8 ? vqx_adm_row_to_float_8bpc : vqx_adm_row_to_float_16bpc)(
-            row, s->pix_rows[slot], s->w, s->bpc);
+        vqx_float_rows(s->pix_rows[slot], 0, pic, 0, (unsigned)y, 1, -128.0f);
         s->pix_row_of[slot] = y;
     }
     return s->pix_rows[slot];
