@@ -25,8 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     VqxContext *ctx = NULL;
     if (!vqx_open(&ctx, NULL) && !vqx_use_feature(ctx, name, options)) {
         VqxPicture ref, dis;
-        if (!vqx_picture_alloc(&ref, VQX_PIX_420, 8, 64, 48) &&
-            !vqx_picture_alloc(&dis, VQX_PIX_420, 8, 64, 48)) {
+        if (!vqx_picture_alloc(&ref, VQX_PIX_420, 8, 256, 224) &&
+            !vqx_picture_alloc(&dis, VQX_PIX_420, 8, 256, 224)) {
             for (unsigned p = 0; p < 3; p++) {
                 for (unsigned y = 0; y < ref.h[p]; y++) {
                     memset((uint8_t *)ref.data[p] + y * ref.stride[p], (int)(y * 3), ref.w[p]);
