@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Build, test and benchmark the CUDA backend on a GPU machine, in one go.
+# Run from the source root; ../shared holds the clips; logs go to $OUT.
+#   bench/cuda/device_run.sh [build] [residency] [parity] [bench] [bench-cpu]
+# A folder DEPS (default ../deps) may hold .deb files of jansson and
+# pkgconf, and a meson wheel, for images that lack them.
+set -u
+OUT=${OUT:-/tmp/vqx-out}
+DEPS=${DEPS:-../deps}
+mkdir -p "$OUT"
+stages=" $* "
+log() { echo "== $*" | tee -a "$OUT/summary.txt"; }
+
+if ! pkg-config --exists jansson 2>/dev/null; then
+    d=/tmp/vqx-deps
+    for f in "$DEPS"/*.deb; do dpkg -x "$f" "$d"; done
+    lib=$d/usr/lib/x86_64-linux-gnu
+    sed -i "s|^prefix=.*|prefix=$d/usr|" "$lib/pkgconfig/jansson.pc"
+    export PATH=$d/usr/bin:$PATH PKG_CONFIG_PATH=$lib/pkgconfig
+    export LD_LIBRARY_PATH=$lib:${LD_LIBRARY_PATH:-} LIBRARY_PATH=$lib
+fi
+MESON=(meson)
+if ! command -v meson >/dev/null; then
+    python3 -m pip install -q --no-index --no-deps --target /tmp/vqx-site "$DEPS"/meson-*.whl
+    export PYTHONPATH=/tmp/vqx-site
+    MESON=(python3 -m mesonbuild.mesonmain)
+fi
+
+if [[ $stages == *" build "* ]]; then
+    log "build: $(nvcc --version | tail -1); $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
+    "${MESON[@]}" setup build-dev -Dwerror=true > "$OUT/build.log" 2>&1 &&
+        ninja -C build-dev >> "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+    log "build ok"
+fi
+if [[ $stages == *" residency "* ]]; then
+    log "residency"
+    ./build-dev/tests/cuda_residency 2>&1 | tee "$OUT/residency.log" | tail -8
+fi
+if [[ $stages == *" parity "* ]]; then
+    log "parity"
+    PYTHONUNBUFFERED=1 timeout ${PARITY_TIMEOUT:-400} python3 tests/cuda_parity.py \
+        --vqx build-dev/tools/vqx --shared ../shared --cache /tmp/vqx-clips --tmp /dev/shm \
+        ${PARITY_ONLY:+--only "$PARITY_ONLY"} > "$OUT/parity.log" 2>&1
+    echo "parity exit $?" >> "$OUT/parity.log"
+    grep -E "^FAIL|values compared|parity exit|SKIP" "$OUT/parity.log" | head -40
+fi
+B=build-dev/bench/cuda/cuda_bench
+if [[ $stages == *" bench "* ]]; then
+    log "bench $(date -u +%FT%TZ) $(nproc) cores"
+    $B h2d | tee -a "$OUT/bench.log"
+    for geo in "1920 1080" "3840 2160"; do
+        for bpc in 8 10; do
+            $B api $geo $bpc 2000 cuda 0 | tee -a "$OUT/bench.log"
+        done
+    done
+    # the CLI end to end from y4m files in the page cache
+    for geo in "1920 1080 8 1200" "3840 2160 8 600" "1920 1080 10 1200" "3840 2160 10 400"; do
+        set -- $geo
+        $B y4m /dev/shm/ref.y4m $1 $2 $3 $4 ref && $B y4m /dev/shm/dis.y4m $1 $2 $3 $4 dis
+        cat /dev/shm/ref.y4m /dev/shm/dis.y4m > /dev/null
+        t0=$(date +%s.%N)
+        build-dev/tools/vqx -r /dev/shm/ref.y4m -d /dev/shm/dis.y4m --backend cuda --strict_backend -q \
+            -o /dev/shm/out.json --json
+        t1=$(date +%s.%N)
+        echo "cli: ${1}x${2} ${3}-bit frames=$4 seconds=$(echo "$t1 - $t0" | bc) fps=$(echo "$4 / ($t1 - $t0)" | bc -l)" |
+            tee -a "$OUT/bench.log"
+        rm -f /dev/shm/ref.y4m /dev/shm/dis.y4m
+    done
+fi
+if [[ $stages == *" bench-cpu "* ]]; then
+    for geo in "1920 1080" "3840 2160"; do
+        for bpc in 8 10; do
+            $B api $geo $bpc 12 cpu 0 | tee -a "$OUT/bench.log"
+            $B api $geo $bpc 48 cpu "$(nproc)" | tee -a "$OUT/bench.log"
+        done
+    done
+fi
+exit 0
