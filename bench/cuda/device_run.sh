@@ -54,15 +54,16 @@ if [[ $stages == *" bench "* ]]; then
         done
     done
     # the CLI end to end from y4m files in the page cache
-    for geo in "1920 1080 8 1200" "3840 2160 8 600" "1920 1080 10 1200" "3840 2160 10 400"; do
+    for geo in "1920 1080 8 800" "3840 2160 8 300" "1920 1080 10 800" "3840 2160 10 200"; do
         set -- $geo
         $B y4m /dev/shm/ref.y4m $1 $2 $3 $4 ref && $B y4m /dev/shm/dis.y4m $1 $2 $3 $4 dis
         cat /dev/shm/ref.y4m /dev/shm/dis.y4m > /dev/null
-        t0=$(date +%s.%N)
+        t0=$EPOCHREALTIME
         build-dev/tools/vqx -r /dev/shm/ref.y4m -d /dev/shm/dis.y4m --backend cuda --strict_backend -q \
             -o /dev/shm/out.json --json
-        t1=$(date +%s.%N)
-        echo "cli: ${1}x${2} ${3}-bit frames=$4 seconds=$(echo "$t1 - $t0" | bc) fps=$(echo "$4 / ($t1 - $t0)" | bc -l)" |
+        t1=$EPOCHREALTIME
+        python3 -c "import sys; w,h,b,n,t0,t1 = sys.argv[1:]; t = float(t1) - float(t0); \
+print(f'cli: {w}x{h} {b}-bit frames={n} seconds={t:.3f} fps={int(n) / t:.1f}')" $1 $2 $3 $4 $t0 $t1 |
             tee -a "$OUT/bench.log"
         rm -f /dev/shm/ref.y4m /dev/shm/dis.y4m
     done
