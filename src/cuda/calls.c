@@ -76,6 +76,12 @@ cudaError_t vqx_cu_stream_sync(cudaStream_t stream)
     return cudaStreamSynchronize(stream);
 }
 
+cudaError_t vqx_cu_device_sync(void)
+{
+    count(&counters.syncs, 1);
+    return cudaDeviceSynchronize();
+}
+
 cudaError_t vqx_cu_graph_launch(cudaGraphExec_t graph, cudaStream_t stream)
 {
     count(&counters.graph_launches, 1);

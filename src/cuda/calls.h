@@ -28,6 +28,7 @@ cudaError_t vqx_cu_upload(void *dst, const void *src, size_t bytes, cudaStream_t
 cudaError_t vqx_cu_readback(void *dst, const void *src, size_t bytes, cudaStream_t stream);
 cudaError_t vqx_cu_event_sync(cudaEvent_t event);
 cudaError_t vqx_cu_stream_sync(cudaStream_t stream);
+cudaError_t vqx_cu_device_sync(void);
 cudaError_t vqx_cu_graph_launch(cudaGraphExec_t graph, cudaStream_t stream);
 
 #endif

@@ -264,6 +264,8 @@ int vqx_device_start(VqxDevice *dev, const VqxFrameFormat *fmt)
         dev->result_dev[s] = p;
     }
     for (unsigned s = 0; s < 2 && !ret; s++) ret = capture(dev, s, fmt);
+    /* the zeroing and tables of the set-up ran on the default stream */
+    if (!ret) ret = fail(dev, vqx_cu_device_sync(), "cudaDeviceSynchronize");
     if (ret) dev->failed = true;
     return ret;
 }
