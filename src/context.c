@@ -925,6 +925,11 @@ const VqxFrameFormat *vqx_ctx_format(const VqxContext *ctx)
     return &ctx->format;
 }
 
+VqxDevice *vqx_ctx_device(VqxContext *ctx)
+{
+    return ctx->device;
+}
+
 unsigned vqx_ctx_feature_count(const VqxContext *ctx)
 {
     return ctx->n_features;

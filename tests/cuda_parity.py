@@ -226,7 +226,7 @@ def main():
         else:
             runs = dict(SETS)
         variants = [(k, v, []) for k, v in runs.items()]
-        if "defaults" in runs and name.startswith("nf_src01_hrc00_q"):
+        if "defaults" in runs and name.startswith("nf_src01_q_"):
             variants.append(("defaults subsample 3", runs["defaults"], ["--subsample", "3"]))
         for set_name, (features, models), extra in variants:
             out = {}

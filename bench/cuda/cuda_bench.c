@@ -19,6 +19,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "context.h"
+#include "cuda/device.h"
 #include "vqx/vqx.h"
 
 #define SETS 8   /* distinct frame pairs, cycled */
@@ -76,6 +78,7 @@ static int bench_api(unsigned w, unsigned h, unsigned bpc, unsigned frames, int 
         fprintf(stderr, "cuda_bench: %s\n", vqx_last_error(ctx));
         return 1;
     }
+    if (cuda) vqx_device_profile(vqx_ctx_device(ctx), true);
     double t0 = 0;
     for (unsigned n = 0; n < frames + WARMUP; n++) {
         if (n == WARMUP) t0 = now();
@@ -94,8 +97,14 @@ static int bench_api(unsigned w, unsigned h, unsigned bpc, unsigned frames, int 
     const double t = now() - t0;
     double vmaf = 0;
     vqx_score_pooled(ctx, "vmaf", VQX_POOL_MEAN, 0, frames + WARMUP - 1, &vmaf);
-    printf("api: %ux%u %u-bit backend=%s threads=%u frames=%u seconds=%.4f fps=%.1f vmaf_mean=%.6f\n",
+    printf("api: %ux%u %u-bit backend=%s threads=%u frames=%u seconds=%.4f fps=%.1f vmaf_mean=%.6f",
            w, h, bpc, cuda ? "cuda" : "cpu", threads, frames, t, frames / t, vmaf);
+    if (cuda) {
+        unsigned timed;
+        const double ms = vqx_device_gpu_ms(vqx_ctx_device(ctx), &timed);
+        printf(" gpu_ms_per_frame=%.4f gpu_bound_fps=%.1f", ms / timed, timed / ms * 1e3);
+    }
+    printf("\n");
     vqx_close(&ctx);
     for (unsigned i = 0; i < SETS; i++) {
         vqx_picture_free(&ref[i]);

@@ -76,4 +76,24 @@ if [[ $stages == *" bench-cpu "* ]]; then
         done
     done
 fi
+if [[ $stages == *" ncu "* ]]; then
+    # time of each kernel of one 4K 8-bit frame's chain (clocks left as they are)
+    NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+    timeout 240 "$NCU" --clock-control none --metrics gpu__time_duration.sum --csv \
+        --launch-skip 100 --launch-count 120 $B api 3840 2160 8 16 cuda 0 > "$OUT/ncu.csv" 2> "$OUT/ncu.err"
+    python3 - "$OUT/ncu.csv" <<'PY' | tee -a "$OUT/bench.log"
+import csv, sys, collections
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+head, rows = rows[0], rows[1:]
+k, v = head.index("Kernel Name"), head.index("Metric Value")
+tot = collections.defaultdict(float); cnt = collections.Counter()
+for r in rows:
+    name = r[k].split("(")[0].split("<")[0]
+    tot[name] += float(r[v].replace(",", "")); cnt[name] += 1
+s = sum(tot.values())
+for name, t in sorted(tot.items(), key=lambda x: -x[1]):
+    print(f"ncu: {name:24s} {cnt[name]:4d} launches {t / 1e3:9.1f} us total")
+print(f"ncu: {len(rows)} kernels, {s / 1e3:.1f} us")
+PY
+fi
 exit 0

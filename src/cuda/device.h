@@ -58,6 +58,10 @@ int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *di
 int vqx_device_drain(VqxDevice *dev);
 /* Frames below this have been collected. */
 unsigned vqx_device_collected(const VqxDevice *dev);
+/* Benchmark: time the chain of every frame on the device (call before the
+ * first frame); the total in milliseconds and the frames timed. */
+void vqx_device_profile(VqxDevice *dev, bool on);
+double vqx_device_gpu_ms(const VqxDevice *dev, unsigned *frames);
 /* The message of the last failure. */
 const char *vqx_device_error(const VqxDevice *dev);
 
