@@ -27,17 +27,13 @@ int vqx_cuda_motion_sad(const void *prev, const void *cur, size_t pitch, unsigne
                         unsigned bpc, uint32_t *row_sums, unsigned long long *sad, void *stream);
 
 /* ---- vif ---- */
-typedef struct VqxCudaVifStats {
-    uint32_t *mu1, *mu2, *ref_sq, *dis_sq, *ref_dis; /* w * h each: vertical pass */
-} VqxCudaVifStats;
-
 /* Scale `scale`'s sums (num_log, den_log, num_non_log, den_non_log) of the
  * planes ref/dis (8-bit samples when `bytes1`, else 16-bit) with the
  * vertical rounding shifts given. */
 int vqx_cuda_vif_scale(const void *ref, const void *dis, size_t pitch, unsigned w, unsigned h,
                        int bytes1, unsigned scale, unsigned mean_shift, unsigned sq_shift,
-                       const VqxCudaVifStats *tmp, const uint16_t *log2_table,
-                       double gain_limit, long long *sums, void *stream);
+                       const uint16_t *log2_table, double gain_limit, long long *sums,
+                       void *stream);
 /* Next scale (w/2 x h/2 of dst_w x dst_h) low-passed with filter `scale`. */
 int vqx_cuda_vif_downsample(const void *ref, const void *dis, size_t pitch, unsigned w,
                             unsigned h, int bytes1, unsigned scale, unsigned shift,

@@ -1,9 +1,9 @@
 /*
- * Integer VIF (vif.c, vif_tmpl.c) on the device. Per scale: a vertical pass
- * writes the rounded column means and second moments of every pixel, a
- * horizontal pass filters them along the rows and adds each pixel's
- * information terms to four 64-bit integer sums per block, which are added
- * to the scale's sums atomically (integers: the order is free). The double
+ * Integer VIF (vif.c, vif_tmpl.c) on the device. Per scale, one kernel: a
+ * block takes a row segment, computes the vertical pass of its columns into
+ * shared memory, filters them along the row and adds each pixel's
+ * information terms to four 64-bit integer sums, which are added to the
+ * scale's sums atomically (integers: the order is free). The double
  * arithmetic of the gain is the CPU's, operation for operation (no
  * contraction: --fmad=false), and the log2 table is the host's.
  */
@@ -27,35 +27,6 @@ static const unsigned vif_width[4] = { 17, 9, 5, 3 };
 __device__ inline int vmirror(int i, int n)
 {
     return i < 0 ? -i : i >= n ? 2 * (n - 1) - i : i;
-}
-
-template <typename P>
-__global__ void vif_vertical(const P *ref, const P *dis, size_t pitch, int w, int h,
-                             int scale, int width, unsigned mean_shift, unsigned sq_shift,
-                             VqxCudaVifStats out)
-{
-    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
-    if (x >= w) return;
-    const int top = y - width / 2;
-    const uint32_t mean_round = 1u << (mean_shift - 1);
-    const uint64_t sq_round = sq_shift ? (uint64_t)1 << (sq_shift - 1) : 0;
-    uint32_t s1 = 0, s2 = 0;
-    uint64_t rr = 0, dd = 0, rd = 0;
-    for (int k = 0; k < width; k++) {
-        const size_t o = (size_t)vmirror(top + k, h) * pitch + x;
-        const uint32_t r = ref[o], d = dis[o], c = vif_taps[scale][k];
-        s1 += c * r;
-        s2 += c * d;
-        rr += (uint64_t)c * (r * r);
-        dd += (uint64_t)c * (d * d);
-        rd += (uint64_t)c * (r * d);
-    }
-    const size_t o = (size_t)y * w + x;
-    out.mu1[o] = (uint16_t)((s1 + mean_round) >> mean_shift);
-    out.mu2[o] = (uint16_t)((s2 + mean_round) >> mean_shift);
-    out.ref_sq[o] = (uint32_t)((rr + sq_round) >> sq_shift);
-    out.dis_sq[o] = (uint32_t)((dd + sq_round) >> sq_shift);
-    out.ref_dis[o] = (uint32_t)((rd + sq_round) >> sq_shift);
 }
 
 __device__ inline int32_t log2_q11_32(const uint16_t *table, uint32_t x)
@@ -109,39 +80,61 @@ __device__ inline void add_pixel(Sums &s, const uint16_t *table, double gain_lim
     }
 }
 
-/* Block: VQX_BLOCK pixels of one row, with the row's mirrored margins. */
-__global__ void vif_horizontal(VqxCudaVifStats in, int w, int scale, int width,
-                               const uint16_t *table, double gain_limit, long long *sums)
+/* Block: VQX_BLOCK pixels of one row. The vertical pass fills shared
+ * memory with the rounded column means and second moments of the block's
+ * columns and their mirrored margins (vif_tmpl.c vqx_vif_columns_stats);
+ * the horizontal pass filters them and adds each pixel's terms. SqAcc is
+ * 32-bit where the CPU's sums are (8-bit samples at scale 0, exact there)
+ * and 64-bit elsewhere. */
+template <typename P, typename SqAcc>
+__global__ void vif_stats(const P *ref, const P *dis, size_t pitch, int w, int h, int scale,
+                          int width, unsigned mean_shift, unsigned sq_shift,
+                          const uint16_t *table, double gain_limit, long long *sums)
 {
     __shared__ uint32_t m1[VQX_BLOCK + 2 * MAX_HALF], m2[VQX_BLOCK + 2 * MAX_HALF];
     __shared__ uint32_t xx[VQX_BLOCK + 2 * MAX_HALF], yy[VQX_BLOCK + 2 * MAX_HALF];
     __shared__ uint32_t xy[VQX_BLOCK + 2 * MAX_HALF];
+    __shared__ size_t rows[2 * MAX_HALF + 1];
     const int half = width / 2, y = blockIdx.y, x0 = blockIdx.x * VQX_BLOCK;
-    const size_t row = (size_t)y * w;
+    if ((int)threadIdx.x < width) rows[threadIdx.x] = (size_t)vmirror(y - half + (int)threadIdx.x, h) * pitch;
+    __syncthreads();
+    const uint32_t mean_round = 1u << (mean_shift - 1);
+    const SqAcc sq_round = sq_shift ? (SqAcc)1 << (sq_shift - 1) : 0;
     const int n = min(VQX_BLOCK, w - x0) + 2 * half;
     for (int i = threadIdx.x; i < n; i += blockDim.x) {
-        const size_t o = row + vmirror(x0 - half + i, w);
-        m1[i] = in.mu1[o];
-        m2[i] = in.mu2[o];
-        xx[i] = in.ref_sq[o];
-        yy[i] = in.dis_sq[o];
-        xy[i] = in.ref_dis[o];
+        const int x = vmirror(x0 - half + i, w);
+        uint32_t s1 = 0, s2 = 0;
+        SqAcc rr = 0, dd = 0, rd = 0;
+        for (int k = 0; k < width; k++) {
+            const size_t o = rows[k] + x;
+            const uint32_t r = ref[o], d = dis[o], c = vif_taps[scale][k];
+            s1 += c * r;
+            s2 += c * d;
+            rr += (SqAcc)c * (r * r);
+            dd += (SqAcc)c * (d * d);
+            rd += (SqAcc)c * (r * d);
+        }
+        m1[i] = (uint16_t)((s1 + mean_round) >> mean_shift);
+        m2[i] = (uint16_t)((s2 + mean_round) >> mean_shift);
+        xx[i] = (uint32_t)((rr + sq_round) >> sq_shift);
+        yy[i] = (uint32_t)((dd + sq_round) >> sq_shift);
+        xy[i] = (uint32_t)((rd + sq_round) >> sq_shift);
     }
     __syncthreads();
     Sums s = { 0, 0, 0, 0 };
     if (x0 + (int)threadIdx.x < w) {
         uint32_t mu1 = 0, mu2 = 0;
-        uint64_t rr = 0, dd = 0, rd = 0;
+        uint64_t ref_sq = 0, dis_sq = 0, ref_dis = 0;
         for (int k = 0; k < width; k++) {
             const uint32_t t = vif_taps[scale][k];
             const int i = threadIdx.x + k;
             mu1 += t * m1[i];
             mu2 += t * m2[i];
-            rr += (uint64_t)t * xx[i];
-            dd += (uint64_t)t * yy[i];
-            rd += (uint64_t)t * xy[i];
+            ref_sq += (uint64_t)t * xx[i];
+            dis_sq += (uint64_t)t * yy[i];
+            ref_dis += (uint64_t)t * xy[i];
         }
-        add_pixel(s, table, gain_limit, mu1, mu2, rr, dd, rd);
+        add_pixel(s, table, gain_limit, mu1, mu2, ref_sq, dis_sq, ref_dis);
     }
     s.num_log = block_sum(s.num_log);
     s.den_log = block_sum(s.den_log);
@@ -155,32 +148,42 @@ __global__ void vif_horizontal(VqxCudaVifStats in, int w, int scale, int width,
     }
 }
 
-/* One output sample: the vertical rounded means at row 2y of the columns
- * the horizontal taps read, then the horizontal rounded mean (vif.c
- * downsample). */
+/* Block: VQX_BLOCK output samples of one row (vif.c downsample). The
+ * vertical rounded means at source row 2y of every source column the block
+ * reads go to shared memory, then each thread takes the horizontal rounded
+ * mean at its even column. */
+#define DEC_HALF 4 /* widest filter of scales 1 to 3 */
 template <typename P>
 __global__ void vif_decimate(const P *ref, const P *dis, size_t pitch, int w, int h, int scale,
                              int width, unsigned shift, uint16_t *dst_ref, uint16_t *dst_dis,
-                             int dst_w, int dst_h)
+                             int dst_w)
 {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
-    if (x >= dst_w || y >= dst_h) return;
-    const int half = width / 2, top = 2 * y - half;
+    __shared__ uint32_t mr[2 * VQX_BLOCK + 2 * DEC_HALF], md[2 * VQX_BLOCK + 2 * DEC_HALF];
+    __shared__ size_t rows[2 * DEC_HALF + 1];
+    const int half = width / 2, y = blockIdx.y, x0 = blockIdx.x * VQX_BLOCK;
+    if ((int)threadIdx.x < width) rows[threadIdx.x] = (size_t)vmirror(2 * y - half + (int)threadIdx.x, h) * pitch;
+    __syncthreads();
     const uint32_t round = 1u << (shift - 1);
-    uint32_t sum_ref = 0, sum_dis = 0;
-    for (int kx = 0; kx < width; kx++) {
-        const int col = vmirror(2 * x - half + kx, w);
+    const int n = 2 * min(VQX_BLOCK, dst_w - x0) + 2 * half;
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        const int col = vmirror(2 * x0 - half + i, w);
         uint32_t cr = 0, cd = 0;
         for (int k = 0; k < width; k++) {
-            const size_t o = (size_t)vmirror(top + k, h) * pitch + col;
+            const size_t o = rows[k] + col;
             const uint32_t c = vif_taps[scale][k];
             cr += c * ref[o];
             cd += c * dis[o];
         }
-        const uint32_t mr = (uint16_t)((cr + round) >> shift);
-        const uint32_t md = (uint16_t)((cd + round) >> shift);
-        sum_ref += vif_taps[scale][kx] * mr;
-        sum_dis += vif_taps[scale][kx] * md;
+        mr[i] = (uint16_t)((cr + round) >> shift);
+        md[i] = (uint16_t)((cd + round) >> shift);
+    }
+    __syncthreads();
+    const int x = x0 + threadIdx.x;
+    if (x >= dst_w) return;
+    uint32_t sum_ref = 0, sum_dis = 0;
+    for (int kx = 0; kx < width; kx++) {
+        sum_ref += vif_taps[scale][kx] * mr[2 * threadIdx.x + kx];
+        sum_dis += vif_taps[scale][kx] * md[2 * threadIdx.x + kx];
     }
     dst_ref[(size_t)y * dst_w + x] = (uint16_t)((sum_ref + 32768) >> 16);
     dst_dis[(size_t)y * dst_w + x] = (uint16_t)((sum_dis + 32768) >> 16);
@@ -188,25 +191,20 @@ __global__ void vif_decimate(const P *ref, const P *dis, size_t pitch, int w, in
 
 extern "C" int vqx_cuda_vif_scale(const void *ref, const void *dis, size_t pitch, unsigned w,
                                   unsigned h, int bytes1, unsigned scale, unsigned mean_shift,
-                                  unsigned sq_shift, const VqxCudaVifStats *tmp,
-                                  const uint16_t *log2_table, double gain_limit,
+                                  unsigned sq_shift, const uint16_t *log2_table, double gain_limit,
                                   long long *sums, void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
     const int width = (int)vif_width[scale];
     const dim3 grid((w + VQX_BLOCK - 1) / VQX_BLOCK, h);
-    if (bytes1)
-        vif_vertical<<<grid, VQX_BLOCK, 0, s>>>((const uint8_t *)ref, (const uint8_t *)dis, pitch,
-                                                (int)w, (int)h, (int)scale, width, mean_shift,
-                                                sq_shift, *tmp);
+    if (bytes1) /* 8-bit samples: the CPU's 32-bit sums of squares are exact */
+        vif_stats<uint8_t, uint32_t><<<grid, VQX_BLOCK, 0, s>>>(
+            (const uint8_t *)ref, (const uint8_t *)dis, pitch, (int)w, (int)h, (int)scale, width,
+            mean_shift, sq_shift, log2_table, gain_limit, sums);
     else
-        vif_vertical<<<grid, VQX_BLOCK, 0, s>>>((const uint16_t *)ref, (const uint16_t *)dis, pitch,
-                                                (int)w, (int)h, (int)scale, width, mean_shift,
-                                                sq_shift, *tmp);
-    int ret = launch_status();
-    if (ret) return ret;
-    vif_horizontal<<<grid, VQX_BLOCK, 0, s>>>(*tmp, (int)w, (int)scale, width, log2_table,
-                                              gain_limit, sums);
+        vif_stats<uint16_t, uint64_t><<<grid, VQX_BLOCK, 0, s>>>(
+            (const uint16_t *)ref, (const uint16_t *)dis, pitch, (int)w, (int)h, (int)scale, width,
+            mean_shift, sq_shift, log2_table, gain_limit, sums);
     return launch_status();
 }
 
@@ -221,10 +219,10 @@ extern "C" int vqx_cuda_vif_downsample(const void *ref, const void *dis, size_t 
     if (bytes1)
         vif_decimate<<<grid, VQX_BLOCK, 0, s>>>((const uint8_t *)ref, (const uint8_t *)dis, pitch,
                                                 (int)w, (int)h, (int)scale, width, shift, dst_ref,
-                                                dst_dis, (int)dst_w, (int)dst_h);
+                                                dst_dis, (int)dst_w);
     else
         vif_decimate<<<grid, VQX_BLOCK, 0, s>>>((const uint16_t *)ref, (const uint16_t *)dis, pitch,
                                                 (int)w, (int)h, (int)scale, width, shift, dst_ref,
-                                                dst_dis, (int)dst_w, (int)dst_h);
+                                                dst_dis, (int)dst_w);
     return launch_status();
 }

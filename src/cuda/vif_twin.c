@@ -10,7 +10,6 @@ typedef struct VifTwin {
     VifState cpu; /* first: the options and the log2 table live there */
     unsigned w[VIF_SCALES], h[VIF_SCALES];
     uint16_t *ref[VIF_SCALES], *dis[VIF_SCALES]; /* scales 1..3 */
-    VqxCudaVifStats stats;
     uint16_t *log2_table;
 } VifTwin;
 
@@ -21,11 +20,6 @@ static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, Vq
     if (ret) return ret;
     vqx_device_use_planes(dev, VQX_DEVICE_LUMA);
     vqx_device_result_bytes(dev, VIF_SCALES * sizeof(VifSums));
-    const size_t n = (size_t)fmt->w * fmt->h;
-    uint32_t **stats[5] = { &t->stats.mu1, &t->stats.mu2, &t->stats.ref_sq, &t->stats.dis_sq,
-                            &t->stats.ref_dis };
-    for (unsigned i = 0; i < 5 && !ret; i++)
-        ret = vqx_device_alloc(dev, n * sizeof(uint32_t), (void **)stats[i], sink);
     for (unsigned sc = 0; sc < VIF_SCALES && !ret; sc++) {
         t->w[sc] = fmt->w >> sc;
         t->h[sc] = fmt->h >> sc;
@@ -64,7 +58,7 @@ static int record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
         }
         ret = vqx_device_launched(dev, vqx_cuda_vif_scale(
             ref, dis, pitch, t->w[sc], t->h[sc], sc == 0 && bpc == 8, sc, sc ? 16 : bpc,
-            sc ? 16 : 2 * (bpc - 8), &t->stats, t->log2_table, t->cpu.gain_limit,
+            sc ? 16 : 2 * (bpc - 8), t->log2_table, t->cpu.gain_limit,
             (long long *)&sums[sc], f->stream), "vif");
     }
     return ret;
