@@ -20,6 +20,9 @@
 
 #include "collector.h"
 #include "context.h"
+#ifdef VQX_HAVE_CUDA
+#include "cuda/device.h"
+#endif
 #include "feature/registry.h"
 #include "model/model.h"
 #include "options.h"
@@ -27,8 +30,16 @@
 #define ERR_LEN 512
 #define KEY_LEN 256
 
+struct Feature;
+
+struct VqxSink {
+    VqxContext *ctx;
+    struct Feature *feature;
+};
+
 typedef struct Feature {
     const VqxFeatureExtractor *fex;
+    VqxSink sink;             /* of a device twin, which the backend calls */
     char *option_text;        /* backing store of string options */
     char identity[KEY_LEN];
     void **states;            /* instances */
@@ -64,11 +75,6 @@ typedef struct Task {
     Frame *frame;
 } Task;
 
-struct VqxSink {
-    VqxContext *ctx;
-    Feature *feature;
-};
-
 struct VqxContext {
     VqxSettings settings;
     char error[ERR_LEN];
@@ -80,6 +86,7 @@ struct VqxContext {
     unsigned n_predictors;
 
     bool started, flushed;
+    VqxDevice *device;        /* the CUDA backend, when selected */
     VqxFrameFormat format;
     unsigned n_sent;
 
@@ -157,6 +164,11 @@ int vqx_fail(VqxSink *sink, int err, const char *fmt, ...)
 
 /* ---- features ---- */
 
+static bool on_device(const Feature *f)
+{
+    return f->fex->backend != VQX_BACKEND_CPU;
+}
+
 static void feature_free(Feature *f)
 {
     for (unsigned i = 0; i < f->n_states; i++) {
@@ -215,7 +227,8 @@ int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
 
     unsigned n_keys = 0;
     while (fex->keys[n_keys]) n_keys++;
-    f->n_states = (fex->flags & VQX_FEX_TEMPORAL) || ctx->n_workers < 2 ? 1 : ctx->n_workers;
+    f->n_states = (fex->flags & VQX_FEX_TEMPORAL) || fex->backend != VQX_BACKEND_CPU ||
+                  ctx->n_workers < 2 ? 1 : ctx->n_workers;
     f->key_ids = calloc(n_keys, sizeof(*f->key_ids));
     f->states = calloc(f->n_states, sizeof(*f->states));
     f->state_busy = calloc(f->n_states, sizeof(*f->state_busy));
@@ -241,10 +254,39 @@ int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
     return 0;
 }
 
+static const char *backend_name(enum VqxBackend b)
+{
+    return b == VQX_BACKEND_CUDA ? "cuda" : "cpu";
+}
+
+/* The twin of the CPU extractor `cpu` for the selected backend, or `cpu`
+ * itself (with one notice, or an error in strict mode) when it has none. */
+static int select_backend(VqxContext *ctx, const VqxFeatureExtractor **fex)
+{
+    const enum VqxBackend b = ctx->settings.backend;
+    if (b == VQX_BACKEND_CPU || !*fex) return 0;
+    const VqxFeatureExtractor *twin = vqx_registry_find((*fex)->name, b);
+    if (twin) {
+        *fex = twin;
+        return 0;
+    }
+    if (ctx->settings.strict_backend)
+        return set_error(ctx, -ENOTSUP, "%s: no %s twin (strict backend)", (*fex)->name,
+                         backend_name(b));
+    for (unsigned i = 0; i < ctx->n_features; i++)
+        if (ctx->features[i].fex == *fex) return 0; /* already noticed */
+    char msg[128];
+    snprintf(msg, sizeof(msg), "%s: no %s twin, runs on the cpu", (*fex)->name, backend_name(b));
+    notice(ctx, msg);
+    return 0;
+}
+
 int vqx_use_feature(VqxContext *ctx, const char *name, const char *options)
 {
     if (!ctx || !name) return -EINVAL;
     const VqxFeatureExtractor *fex = vqx_registry_find(name, VQX_BACKEND_CPU);
+    int ret = select_backend(ctx, &fex);
+    if (ret) return ret;
     if (!fex) {
         char names[1024];
         vqx_registry_names(VQX_BACKEND_CPU, names, sizeof(names));
@@ -291,6 +333,8 @@ int vqx_use_model(VqxContext *ctx, const char *spec)
         if (!fex)
             return set_error(ctx, -ENOTSUP, "model '%s' needs feature '%s', which no extractor provides yet",
                              vqx_model_output_name(model, 0), key);
+        ret = select_backend(ctx, &fex);
+        if (ret) return ret;
         unsigned fi;
         ret = vqx_ctx_request_feature(ctx, fex, vqx_model_input_options(model, i), &fi);
         if (ret) return ret;
@@ -347,6 +391,15 @@ static void push_task(VqxContext *ctx, Feature *f, Frame *fr)
     if (f->fex->flags & VQX_FEX_TEMPORAL) f->running = true;
     pthread_cond_signal(&ctx->work_cond);
 }
+
+#ifdef VQX_HAVE_CUDA
+static bool device_all_failed(const VqxContext *ctx)
+{
+    for (unsigned i = 0; i < ctx->n_features; i++)
+        if (on_device(&ctx->features[i]) && !ctx->features[i].failed) return false;
+    return true;
+}
+#endif
 
 static Frame *inflight_frame(VqxContext *ctx, unsigned index)
 {
@@ -463,9 +516,15 @@ int vqx_open(VqxContext **out, const VqxSettings *s)
     pthread_cond_init(&ctx->done_cond, NULL);
     *out = ctx;
 
-    if (ctx->settings.backend != VQX_BACKEND_CPU) {
-        set_error(ctx, -ENOTSUP, "backend not available in this build (backends: cpu)");
-        return -ENOTSUP;
+    if (ctx->settings.backend == VQX_BACKEND_CUDA) {
+#ifdef VQX_HAVE_CUDA
+        ret = vqx_device_open(&ctx->device, ctx->error, sizeof(ctx->error));
+        if (ret) return ret;
+#else
+        return set_error(ctx, -ENOTSUP, "backend cuda: not in this build (built without nvcc)");
+#endif
+    } else if (ctx->settings.backend != VQX_BACKEND_CPU) {
+        return set_error(ctx, -EINVAL, "unknown backend %d", (int)ctx->settings.backend);
     }
     ctx->n_workers = ctx->settings.n_threads;
     ctx->max_inflight = ctx->n_workers ? 2 * ctx->n_workers + 2 : 1;
@@ -496,6 +555,9 @@ void vqx_close(VqxContext **pctx)
     for (unsigned i = 0; i < ctx->n_workers; i++)
         pthread_join(ctx->workers[i], NULL);
     free(ctx->workers);
+#ifdef VQX_HAVE_CUDA
+    vqx_device_close(&ctx->device);
+#endif
     for (unsigned i = 0; i < ctx->max_inflight; i++) {
         vqx_picture_free(&ctx->frames[i].ref);
         vqx_picture_free(&ctx->frames[i].dis);
@@ -539,6 +601,80 @@ static int check_picture(VqxContext *ctx, const VqxPicture *p, const char *what)
     return 0;
 }
 
+#ifdef VQX_HAVE_CUDA
+/* Every feature on the device fails with the backend's message. */
+static void device_failed(VqxContext *ctx)
+{
+    const char *msg = vqx_device_error(ctx->device);
+    for (unsigned i = 0; i < ctx->n_features; i++) {
+        Feature *f = &ctx->features[i];
+        if (!on_device(f) || f->failed) continue;
+        f->failed = true;
+        snprintf(f->error, sizeof(f->error), "%s", msg);
+    }
+    notice(ctx, msg);
+}
+#endif
+
+/* A twin that cannot take this input gives way to its CPU extractor: the
+ * state's leading CPU part, options included, carries over. */
+static int fall_back_to_cpu(VqxContext *ctx, Feature *f)
+{
+    const VqxFeatureExtractor *cpu = vqx_registry_find(f->fex->name, VQX_BACKEND_CPU);
+    void *state = calloc(1, cpu->state_size ? cpu->state_size : 1);
+    if (!state) return -ENOMEM;
+    memcpy(state, f->states[0], cpu->state_size);
+    free(f->states[0]);
+    f->states[0] = state;
+    f->fex = cpu;
+    f->initialized = false;
+    if (!(cpu->flags & VQX_FEX_TEMPORAL) && ctx->n_workers > 1) {
+        void **states = calloc(ctx->n_workers, sizeof(*states));
+        bool *busy = calloc(ctx->n_workers, sizeof(*busy));
+        if (!states || !busy) {
+            free(states);
+            free(busy);
+            return -ENOMEM;
+        }
+        states[0] = f->states[0];
+        free(f->states);
+        free(f->state_busy);
+        f->states = states;
+        f->state_busy = busy;
+        f->n_states = ctx->n_workers;
+    }
+    return 0;
+}
+
+/* Initialises a device twin; returns 0 with the feature still on the device,
+ * 0 after a fallback to the CPU (initialised by the caller), or an error. */
+static int start_twin(VqxContext *ctx, Feature *f, const VqxPicture *ref)
+{
+    (void)ref;
+    f->sink = (VqxSink){ ctx, f };
+    f->initialized = true;
+#ifdef VQX_HAVE_CUDA
+    int ret = vqx_device_add(ctx->device, f->fex, f->states[0], &f->sink, &ctx->format);
+#else
+    int ret = -ENOTSUP;
+#endif
+    if (ret == -ENOTSUP && !ctx->settings.strict_backend) {
+        char msg[ERR_LEN + 64];
+        snprintf(msg, sizeof(msg), "%s: %s; runs on the cpu", f->fex->name,
+                 f->error[0] ? f->error : "not supported by its cuda twin");
+        notice(ctx, msg);
+        f->error[0] = 0;
+        return fall_back_to_cpu(ctx, f);
+    }
+    if (ret) {
+        f->failed = true;
+        if (!f->error[0]) snprintf(f->error, sizeof(f->error), "%s: %s", f->fex->name, strerror(-ret));
+        notice(ctx, f->error);
+        return ret == -ENOMEM ? ret : 1;
+    }
+    return 0;
+}
+
 /* Create and initialise every instance once the geometry is known. A
  * feature that refuses the input is dropped with a notice; the rest go on. */
 static int start(VqxContext *ctx, const VqxPicture *ref)
@@ -559,6 +695,11 @@ static int start(VqxContext *ctx, const VqxPicture *ref)
     for (unsigned i = 0; i < ctx->n_features; i++) {
         Feature *f = &ctx->features[i];
         int ret = 0;
+        if (on_device(f)) {
+            ret = start_twin(ctx, f, ref);
+            if (ret == -ENOMEM) return set_error(ctx, ret, "out of memory");
+            if (on_device(f) || ret) continue;
+        }
         if ((f->fex->flags & VQX_FEX_NEEDS_CHROMA) && ref->layout == VQX_PIX_400) {
             ret = -EINVAL;
             snprintf(f->error, sizeof(f->error), "%s: needs chroma planes, input is 4:0:0", f->fex->name);
@@ -585,6 +726,10 @@ static int start(VqxContext *ctx, const VqxPicture *ref)
             notice(ctx, f->error);
         }
     }
+#ifdef VQX_HAVE_CUDA
+    if (vqx_device_has_members(ctx->device) && vqx_device_start(ctx->device, &ctx->format))
+        device_failed(ctx);
+#endif
     return 0;
 }
 
@@ -603,6 +748,12 @@ int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
         if (!ret) ret = check_picture(ctx, dis, "distorted");
         if (ret) return ret;
     }
+
+#ifdef VQX_HAVE_CUDA
+    if (vqx_device_has_members(ctx->device) && !device_all_failed(ctx) &&
+        vqx_device_frame(ctx->device, ref, dis, ctx->n_sent, frame_sampled(ctx, ctx->n_sent)))
+        device_failed(ctx);
+#endif
 
     pthread_mutex_lock(&ctx->lock);
     while (ctx->n_inflight == ctx->max_inflight) {
@@ -625,7 +776,9 @@ int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
         /* A temporal feature sees every frame (a failed one skips them) and
          * may still be busy with an earlier one: count it now so that the
          * frame stays alive until it comes. */
-        if (f->fex->flags & VQX_FEX_TEMPORAL) {
+        if (on_device(f)) {
+            continue; /* the device has it */
+        } else if (f->fex->flags & VQX_FEX_TEMPORAL) {
             fr->pending++;
             advance_temporal(ctx, f);
         } else if (!f->failed && frame_sampled(ctx, index)) {
@@ -634,6 +787,7 @@ int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
         }
     }
     retire_frames(ctx);
+    run_predictions(ctx); /* what the device has collected */
     if (!ctx->n_workers) drain_inline(ctx);
     pthread_mutex_unlock(&ctx->lock);
     return 0;
@@ -649,6 +803,11 @@ int vqx_flush(VqxContext *ctx)
         else drain_inline(ctx);
     }
     pthread_mutex_unlock(&ctx->lock);
+#ifdef VQX_HAVE_CUDA
+    if (vqx_device_has_members(ctx->device) && !device_all_failed(ctx) &&
+        vqx_device_drain(ctx->device))
+        device_failed(ctx);
+#endif
     ctx->flushed = true;
 
     int first_err = 0;
@@ -731,6 +890,10 @@ unsigned vqx_frames_complete(const VqxContext *ctx)
     VqxContext *c = (VqxContext *)ctx;
     pthread_mutex_lock(&c->lock);
     unsigned n = c->flushed ? c->n_sent : c->frames_done;
+#ifdef VQX_HAVE_CUDA
+    if (!c->flushed && vqx_device_has_members(c->device) && vqx_device_collected(c->device) < n)
+        n = vqx_device_collected(c->device);
+#endif
     for (unsigned i = 0; i < c->n_predictors; i++)
         if (c->predictors[i].next_frame < n) n = c->predictors[i].next_frame;
     pthread_mutex_unlock(&c->lock);
@@ -760,4 +923,24 @@ unsigned vqx_ctx_subsample(const VqxContext *ctx)
 const VqxFrameFormat *vqx_ctx_format(const VqxContext *ctx)
 {
     return &ctx->format;
+}
+
+VqxDevice *vqx_ctx_device(VqxContext *ctx)
+{
+    return ctx->device;
+}
+
+unsigned vqx_ctx_feature_count(const VqxContext *ctx)
+{
+    return ctx->n_features;
+}
+
+const char *vqx_ctx_feature_identity(const VqxContext *ctx, unsigned i)
+{
+    return ctx->features[i].identity;
+}
+
+const char *vqx_ctx_feature_backend(const VqxContext *ctx, unsigned i)
+{
+    return backend_name(ctx->features[i].fex->backend);
 }

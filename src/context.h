@@ -11,5 +11,12 @@ int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
 const VqxCollector *vqx_ctx_collector(const VqxContext *ctx);
 unsigned vqx_ctx_subsample(const VqxContext *ctx);
 const VqxFrameFormat *vqx_ctx_format(const VqxContext *ctx);
+/* The device backend of the context, NULL when none. */
+VqxDevice *vqx_ctx_device(VqxContext *ctx);
+/* Requested features: identity (name and non-default options) and the
+ * backend that computes each ("cpu", "cuda"). */
+unsigned vqx_ctx_feature_count(const VqxContext *ctx);
+const char *vqx_ctx_feature_identity(const VqxContext *ctx, unsigned i);
+const char *vqx_ctx_feature_backend(const VqxContext *ctx, unsigned i);
 
 #endif

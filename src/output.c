@@ -116,6 +116,12 @@ static void write_xml(const Writer *w, double fps)
         fprintf(w->f, "/>\n");
     }
     fprintf(w->f, "  </pooled_metrics>\n");
+    /* not in libvmaf's files: which backend computed each feature */
+    fprintf(w->f, "  <backends>\n");
+    for (unsigned i = 0; i < vqx_ctx_feature_count(w->ctx); i++)
+        fprintf(w->f, "    <backend feature=\"%s\" name=\"%s\" />\n",
+                vqx_ctx_feature_identity(w->ctx, i), vqx_ctx_feature_backend(w->ctx, i));
+    fprintf(w->f, "  </backends>\n");
     fprintf(w->f, "  <aggregate_metrics ");
     for (unsigned i = 0; i < w->c->n_aggregate; i++) {
         format_number(num, sizeof(num), w->c->aggregate[i].value, w->precision);
@@ -172,6 +178,12 @@ static void write_json(const Writer *w, double fps)
         format_json_number(num, sizeof(num), w->c->aggregate[i].value, w->precision);
         fprintf(w->f, "%s    \"%s\": %s", i ? ",\n" : "\n", w->c->aggregate[i].name, num);
     }
+    fprintf(w->f, "\n  },\n");
+    /* not in libvmaf's files: which backend computed each feature */
+    fprintf(w->f, "  \"backends\": {");
+    for (unsigned i = 0; i < vqx_ctx_feature_count(w->ctx); i++)
+        fprintf(w->f, "%s    \"%s\": \"%s\"", i ? ",\n" : "\n",
+                vqx_ctx_feature_identity(w->ctx, i), vqx_ctx_feature_backend(w->ctx, i));
     fprintf(w->f, "\n  }\n}\n");
 }
 

@@ -106,8 +106,10 @@ static void test_errors(void)
     VqxSettings s;
     vqx_default_settings(&s);
     s.backend = VQX_BACKEND_CUDA;
-    CHECK(vqx_open(&ctx, &s) == -ENOTSUP);
-    CHECK(strstr(vqx_last_error(ctx), "cpu") != NULL);
+    /* not built in, or no device: a clear error; with a device it opens */
+    const int ret = vqx_open(&ctx, &s);
+    CHECK(ret == 0 || ret == -ENOTSUP || ret == -ENODEV);
+    CHECK(ret == 0 || strstr(vqx_last_error(ctx), "backend cuda: ") != NULL);
     vqx_close(&ctx);
 }
 

@@ -21,6 +21,7 @@ enum {
     ARG_FRAME_SKIP_DIST,
     ARG_PRECISION,
     ARG_BACKEND,
+    ARG_STRICT_BACKEND,
     ARG_HELP,
     ARG_AOM_CTC,
     ARG_NFLX_CTC,
@@ -51,6 +52,7 @@ static const struct option long_options[] = {
     { "version",         no_argument,       NULL, 'v' },
     { "precision",       required_argument, NULL, ARG_PRECISION },
     { "backend",         required_argument, NULL, ARG_BACKEND },
+    { "strict_backend",  no_argument,       NULL, ARG_STRICT_BACKEND },
     { "help",            no_argument,       NULL, ARG_HELP },
     { "aom_ctc",         required_argument, NULL, ARG_AOM_CTC },
     { "nflx_ctc",        required_argument, NULL, ARG_NFLX_CTC },
@@ -85,7 +87,9 @@ static void print_help(const char *app)
            "\n"
            "How:\n"
            "      --threads N             worker threads (0: all work in one thread)\n"
-           "      --backend NAME          cpu (default)\n"
+           "      --backend NAME          cpu (default) or cuda: features with a CUDA\n"
+           "                              twin run on the GPU, the others on the CPU\n"
+           "      --strict_backend        fail instead of running a feature on the CPU\n"
            "      --cpumask N             accepted for compatibility: vqx has no SIMD\n"
            "                              path that differs from its scalar one\n"
            "\n"
@@ -298,6 +302,9 @@ int parse_cli(CliSettings *s, int argc, char *const *argv)
             if (!strcmp(optarg, "cpu")) s->backend = VQX_BACKEND_CPU;
             else if (!strcmp(optarg, "cuda")) s->backend = VQX_BACKEND_CUDA;
             else return usage_error(app, "unknown backend '%s' (backends: cpu, cuda)", optarg);
+            break;
+        case ARG_STRICT_BACKEND:
+            s->strict_backend = true;
             break;
         case 'n': s->no_prediction = true; break;
         case 'q': s->quiet = true; break;

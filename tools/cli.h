@@ -44,6 +44,7 @@ typedef struct CliSettings {
     bool no_prediction;
     bool quiet;
     enum VqxBackend backend;
+    bool strict_backend;
     char *owned[2 * CLI_MAX_ITEMS]; /* strings parse_cli allocated */
     unsigned n_owned;
 } CliSettings;

@@ -223,6 +223,7 @@ int main(int argc, char **argv)
     vs.n_threads = s.threads;
     vs.subsample = s.subsample;
     vs.backend = s.backend;
+    vs.strict_backend = s.strict_backend;
     NoticeLog notices = { "" };
     vs.notice = print_notice;
     vs.notice_cookie = &notices;

@@ -25,6 +25,7 @@
 
 #include "feature/adm.h"
 #include "feature/adm_csf.h"
+#include "feature/adm_fixed.h"
 #include "feature/extractor.h"
 
 #define PI 3.14159265358979323846
@@ -48,57 +49,13 @@ static const int32_t db2_hi[4] = { -4240, -7345, 27411, -15826 };
 /* level 0 weights at the default 3 H on 1080 lines, Watson CSF */
 static const uint16_t watson_default_q[3] = { 36453, 36453, 49417 };
 
-/* Per-level constants, fixed at init. */
-typedef struct AdmLevel {
-    int w, h;                 /* band size */
-    AdmRegion roi, grown;     /* scored region; what its 3x3 window reads */
-    float weight[3];          /* CSF weight of the h, v, d bands */
-    uint32_t q_weight[3];     /* weight in fixed point: Q21, Q21, Q23 (level 0), Q32 */
-    float noise;              /* noise floor added to each band's 3-norm */
-    unsigned cube_shift[3];   /* masked energy: rounding shifts of x^3 per column */
-    unsigned row_shift;       /*   and of each row's sum */
-} AdmLevel;
-
-typedef struct AdmState {
-    bool debug;
-    bool skip_aim;
-    bool skip_scale0;
-    double csf_scale;
-    double csf_diag_scale;
-    double dlm_weight;
-    double gain_limit;
-    double view_dist;
-    double noise_weight;
-    double min_val;
-    int display_height;
-    int csf_mode;
-
-    int w, h;
-    unsigned bpc;
-    float cos_1deg_sq;
-    AdmLevel level[ADM_SCALES];
-
-    ptrdiff_t stride;           /* elements per band row */
-    int32_t *ref_a, *dis_a;     /* approximation band, overwritten level by level */
-    int32_t *ref_band[3], *dis_band[3];
-    int32_t *restored[3], *additive[3];
-    int16_t *pix_rows[4];       /* level 0 input rows, centred */
-    int pix_row_of[4];
-    int16_t *lo16, *hi16;       /* one row after the vertical pass, 1 slot of margin: */
-    int32_t *lo, *hi;           /*   level 0, levels 1 to 3 */
-    int32_t *mask_sum[3], *mask_hsum[3], *mask_centre[3]; /* ring of masking rows */
-    int mask_row_of[3];
-    int32_t *thr_row;           /* masking threshold of one row */
-    int32_t *recip;             /* 2^30 / i, i in [0, 32768] */
-    void *mem;
-} AdmState;
 
 enum {
     KEY_ADM2, KEY_AIM, KEY_ADM3, KEY_SCALE0,
     KEY_ADM = KEY_SCALE0 + ADM_SCALES, KEY_NUM, KEY_DEN, KEY_NUM_SCALE0,
 };
 
-static const char *const keys[] = {
+const char *const vqx_adm_keys[] = {
     "VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score",
     "VMAF_integer_feature_adm3_score",
     "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3",
@@ -110,7 +67,7 @@ static const char *const keys[] = {
 };
 
 #define OPT(field) .offset = offsetof(AdmState, field)
-static const VqxOption options[] = {
+const VqxOption vqx_adm_options[] = {
     { .name = "debug", .help = "also write numerators and denominators",
       .type = VQX_OPT_BOOL, OPT(debug), .def.b = false },
     { .name = "adm_csf_scale", .alias = "scf",
@@ -382,13 +339,10 @@ static float reference_norm(const AdmState *s, int scale)
     const AdmLevel *lv = &s->level[scale];
     const AdmRegion r = lv->roi;
     uint64_t accum[3] = { 0 };
-    double shift_to_real;
 
     if (scale == 0) {
-        /* keep 2^20 cubes of 16-bit values within 64 bits */
-        int shift = (int)ceil(log2((r.bottom - r.top) * (r.right - r.left)) - 20);
-        shift = shift > 0 ? shift : 0;
-        const uint64_t add = (uint64_t)round_half((unsigned)shift);
+        const unsigned shift = lv->ref_row_shift;
+        const uint64_t add = (uint64_t)round_half(shift);
         for (int i = r.top; i < r.bottom; i++) {
             for (int b = 0; b < 3; b++) {
                 const int32_t *src = s->ref_band[b] + i * s->stride;
@@ -400,13 +354,11 @@ static float reference_norm(const AdmState *s, int scale)
                 accum[b] += (row + add) >> shift;
             }
         }
-        shift_to_real = pow(2, 18 - shift);
     } else {
         static const unsigned sq_shift[3] = { 31, 30, 31 };
-        static const unsigned frac_bits[3] = { 32, 27, 23 };
         const unsigned sq = sq_shift[scale - 1];
-        const unsigned cube_shift = ceil_to_shift(log2(r.right - r.left));
-        const unsigned row_shift = ceil_to_shift(log2(r.bottom - r.top));
+        const unsigned cube_shift = lv->ref_cube_shift;
+        const unsigned row_shift = lv->ref_row_shift;
         const uint64_t cube_add = (uint64_t)round_half(cube_shift);
         const uint64_t row_add = (uint64_t)round_half(row_shift);
         for (int i = r.top; i < r.bottom; i++) {
@@ -421,9 +373,21 @@ static float reference_norm(const AdmState *s, int scale)
                 accum[b] += (row + row_add) >> row_shift;
             }
         }
-        shift_to_real = pow(2, (uint32_t)(frac_bits[scale - 1] - row_shift - cube_shift));
     }
+    return vqx_adm_reference_norm(s, scale, accum);
+}
 
+float vqx_adm_reference_norm(const AdmState *s, int scale, const uint64_t accum[3])
+{
+    const AdmLevel *lv = &s->level[scale];
+    double shift_to_real;
+    if (scale == 0) {
+        shift_to_real = pow(2, 18 - (int)lv->ref_row_shift);
+    } else {
+        static const unsigned frac_bits[3] = { 32, 27, 23 };
+        shift_to_real = pow(2, (uint32_t)(frac_bits[scale - 1] - lv->ref_row_shift -
+                                          lv->ref_cube_shift));
+    }
     float norm[3];
     for (int b = 0; b < 3; b++) {
         const double csf = (double)(accum[b] / shift_to_real) * pow(lv->weight[b], 3);
@@ -540,7 +504,12 @@ static float masked_norm(AdmState *s, int scale, int32_t *const x[3], int32_t *c
         }
         for (int b = 0; b < 3; b++) accum[b] += (row[b] + row_add) >> lv->row_shift;
     }
+    return vqx_adm_masked_norm(s, scale, accum, noise);
+}
 
+float vqx_adm_masked_norm(const AdmState *s, int scale, const int64_t accum[3], float noise)
+{
+    const AdmLevel *lv = &s->level[scale];
     float norm[3];
     for (int b = 0; b < 3; b++) {
         float energy;
@@ -561,9 +530,8 @@ static float masked_norm(AdmState *s, int scale, int32_t *const x[3], int32_t *c
 
 /* ---- extractor ---- */
 
-static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+int vqx_adm_setup(AdmState *s, const VqxFrameFormat *fmt, VqxSink *sink)
 {
-    AdmState *s = priv;
     if (fmt->w < ADM_MIN_SIDE || fmt->h < ADM_MIN_SIDE)
         return vqx_fail(sink, -EINVAL, "adm: %ux%u is too small; the 4-level DWT needs at least "
                         "%dx%d", fmt->w, fmt->h, ADM_MIN_SIDE, ADM_MIN_SIDE);
@@ -608,7 +576,24 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
             }
         }
         lv->row_shift = ceil_to_shift(log2(h));
+        if (k == 0) {
+            /* keep 2^20 cubes of 16-bit values within 64 bits */
+            const int shift = (int)ceil(log2((r.bottom - r.top) * (r.right - r.left)) - 20);
+            lv->ref_row_shift = shift > 0 ? (unsigned)shift : 0;
+            lv->ref_cube_shift = 0;
+        } else {
+            lv->ref_cube_shift = ceil_to_shift(log2(r.right - r.left));
+            lv->ref_row_shift = ceil_to_shift(log2(r.bottom - r.top));
+        }
     }
+    return 0;
+}
+
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    AdmState *s = priv;
+    const int ret = vqx_adm_setup(s, fmt, sink);
+    if (ret) return ret;
 
     /* one block: 14 band planes, 2 pass rows, 9 ring rows, the reciprocal
      * table, then the 16-bit rows: 4 input rows, 2 pass rows */
@@ -650,8 +635,7 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
                    unsigned frame, VqxSink *sink)
 {
     AdmState *s = priv;
-    double num = 0, den = 0, aim_num = 0;
-    double scale_num[ADM_SCALES], scale_den[ADM_SCALES];
+    float scale_num[ADM_SCALES], scale_den[ADM_SCALES], scale_aim[ADM_SCALES];
 
     for (int k = 0; k < ADM_SCALES; k++) {
         dwt_level(s, k, ref, s->ref_a, s->ref_band);
@@ -666,11 +650,22 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
             if (!s->skip_aim)
                 aim_k = masked_norm(s, k, s->additive, s->restored, 0.0f);
         }
-        num += num_k;
-        den += den_k;
-        aim_num += aim_k;
         scale_num[k] = num_k;
         scale_den[k] = den_k;
+        scale_aim[k] = aim_k;
+    }
+    return vqx_adm_emit(s, scale_num, scale_den, scale_aim, frame, sink);
+}
+
+int vqx_adm_emit(const AdmState *s, const float scale_num[ADM_SCALES],
+                 const float scale_den[ADM_SCALES], const float scale_aim[ADM_SCALES],
+                 unsigned frame, VqxSink *sink)
+{
+    double num = 0, den = 0, aim_num = 0;
+    for (int k = 0; k < ADM_SCALES; k++) {
+        num += scale_num[k];
+        den += scale_den[k];
+        aim_num += scale_aim[k];
     }
 
     const double limit = 1e-10 * (s->w * s->h) / (1920.0 * 1080.0);
@@ -685,7 +680,7 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     err |= vqx_emit(sink, KEY_AIM, frame, aim);
     err |= vqx_emit(sink, KEY_ADM3, frame, adm3 > s->min_val ? adm3 : s->min_val);
     for (int k = 0; k < ADM_SCALES; k++)
-        err |= vqx_emit(sink, KEY_SCALE0 + k, frame, scale_num[k] / scale_den[k]);
+        err |= vqx_emit(sink, KEY_SCALE0 + k, frame, (double)scale_num[k] / scale_den[k]);
     if (!s->debug) return err;
     err |= vqx_emit(sink, KEY_ADM, frame, score);
     err |= vqx_emit(sink, KEY_NUM, frame, num);
@@ -706,8 +701,8 @@ static void close_adm(void *priv)
 const VqxFeatureExtractor vqx_fex_adm = {
     .name = "adm",
     .backend = VQX_BACKEND_CPU,
-    .keys = keys,
-    .options = options,
+    .keys = vqx_adm_keys,
+    .options = vqx_adm_options,
     .state_size = sizeof(AdmState),
     .init = init,
     .extract = extract,

@@ -80,6 +80,26 @@ int vqx_emit_aggregate(VqxSink *sink, const char *name, double value);
 int vqx_fail(VqxSink *sink, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/*
+ * Device twins. A twin (backend other than CPU) has the name, keys, options
+ * and flags of its CPU extractor, and a state that begins with the CPU
+ * extractor's state, so that the option offsets and the CPU's host-side
+ * statements apply to it unchanged. It has no extract: device_init prepares
+ * it once per stream geometry, record() puts its per-frame kernels into the
+ * backend's stream once (the chain is captured as a graph and replayed for
+ * every frame), and collect() turns the twin's part of the frame's read-back
+ * result block into values on the host, frames in order.
+ */
+typedef struct VqxDevice VqxDevice;
+
+typedef struct VqxDeviceFrame {
+    void *stream;                 /* the stream being captured (cudaStream_t) */
+    unsigned parity;              /* 0 or 1: the chain of even or odd frames */
+    const void *ref[3], *dis[3];  /* device planes, NULL when not uploaded */
+    size_t pitch[3];              /* bytes per row: rows are packed */
+    void *result;                 /* the twin's part of the result block, zeroed every frame */
+} VqxDeviceFrame;
+
 typedef struct VqxFeatureExtractor {
     const char *name;
     enum VqxBackend backend;
@@ -103,6 +123,12 @@ typedef struct VqxFeatureExtractor {
     /* End of stream: emit what depends on later frames or on all of them. */
     int (*flush)(void *state, VqxSink *sink);
     void (*close)(void *state);
+
+    /* Device twins only (see above). device_init may return -ENOTSUP with a
+     * reason: the feature then runs on its CPU extractor. */
+    int (*device_init)(void *state, const VqxFrameFormat *fmt, VqxDevice *dev, VqxSink *sink);
+    int (*record)(void *state, const VqxDeviceFrame *frame, VqxDevice *dev);
+    int (*collect)(void *state, const void *result, unsigned frame, VqxSink *sink);
 } VqxFeatureExtractor;
 
 #endif

@@ -24,29 +24,10 @@
 #include "feature/extractor.h"
 #include "feature/motion.h"
 
-typedef struct MotionState {
-    bool force_zero;
-    double blend_factor;
-    double blend_offset;
-    double fps_weight;
-    double max_val;
-    bool five_frame_window;
-    bool moving_average;
-    bool debug;
-
-    unsigned w, h, bpc;
-    size_t row_bytes;
-    unsigned depth;         /* frames of history: 1, or 2 with the window */
-    uint8_t *history;       /* luma of the last `depth` frames, slot n % depth */
-    int32_t *row;
-    unsigned n_frames;      /* frames seen */
-    double sad[3];          /* SAD score of frame n in slot n % 3 */
-    double prev_processed;  /* motion3 before averaging, of the frame before */
-} MotionState;
 
 enum { KEY_SAD, KEY_MOTION, KEY_MOTION2, KEY_MOTION3 };
 
-static const char *const keys[] = {
+const char *const vqx_motion_keys[] = {
     "VMAF_integer_feature_motion_sad_score",
     "VMAF_integer_feature_motion_score",
     "VMAF_integer_feature_motion2_score",
@@ -55,7 +36,7 @@ static const char *const keys[] = {
 };
 
 /* Names, aliases, defaults and ranges from libvmaf integer_motion.c. */
-static const VqxOption options[] = {
+const VqxOption vqx_motion_options[] = {
     { .name = "motion_force_zero", .alias = "force_0", .help = "force every motion score to zero",
       .type = VQX_OPT_BOOL, .offset = offsetof(MotionState, force_zero), .def.b = false,
       .flags = VQX_OPT_NAMES_KEY },
@@ -93,14 +74,13 @@ static double blend(double v, double factor, double offset)
     return v * factor + (1 - factor) * (offset < v ? offset : v);
 }
 
-static unsigned first_scored(const MotionState *s)
+unsigned vqx_motion_first_scored(const MotionState *s)
 {
     return s->five_frame_window ? 2 : 1;
 }
 
-static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+int vqx_motion_setup(MotionState *s, const VqxFrameFormat *fmt, VqxSink *sink)
 {
-    MotionState *s = priv;
     if (fmt->w < 3 || fmt->h < 3)
         return vqx_fail(sink, -EINVAL, "motion: frames must be at least 3x3, not %ux%u",
                         fmt->w, fmt->h);
@@ -109,6 +89,14 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     s->bpc = fmt->bpc;
     s->row_bytes = (size_t)fmt->w * (fmt->bpc == 8 ? 1 : 2);
     s->depth = s->five_frame_window ? 2 : 1;
+    return 0;
+}
+
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    MotionState *s = priv;
+    const int ret = vqx_motion_setup(s, fmt, sink);
+    if (ret) return ret;
     s->history = malloc(s->row_bytes * fmt->h * s->depth);
     s->row = malloc(sizeof(*s->row) * (fmt->w + 2 * VQX_MOTION_RADIUS));
     if (!s->history || !s->row) return -ENOMEM;
@@ -134,18 +122,23 @@ static int emit_unscored(MotionState *s, VqxSink *sink, unsigned n, double stamp
     return err;
 }
 
+double vqx_motion_sad_score(const MotionState *s, uint64_t sad)
+{
+    return cap((double)sad / 256. / ((double)s->w * s->h) * s->fps_weight, s->max_val);
+}
+
 static double frame_score(MotionState *s, const VqxPicture *ref, unsigned n)
 {
     if (s->force_zero) return 0.0;
     const unsigned slot = n % s->depth;
     uint8_t *const past = s->history + slot * s->row_bytes * s->h;
     double score = 0.0;
-    if (n >= first_scored(s)) {
+    if (n >= vqx_motion_first_scored(s)) {
         /* the slot holds frame n - depth */
         const uint64_t sad = (s->bpc == 8 ? vqx_motion_sad_8bpc : vqx_motion_sad_16bpc)(
             past, (ptrdiff_t)s->row_bytes, ref->data[0], ref->stride[0], s->row,
             s->w, s->h, s->bpc);
-        score = cap((double)sad / 256. / ((double)s->w * s->h) * s->fps_weight, s->max_val);
+        score = vqx_motion_sad_score(s, sad);
     }
     for (unsigned y = 0; y < s->h; y++)
         memcpy(past + y * s->row_bytes, (const uint8_t *)ref->data[0] + (ptrdiff_t)y * ref->stride[0],
@@ -157,11 +150,13 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
                    unsigned frame, VqxSink *sink)
 {
     (void)dis;
-    MotionState *s = priv;
-    const unsigned n = frame; /* every frame comes, in order */
-    s->n_frames = frame + 1;
-    const unsigned first = first_scored(s);
-    const double score = frame_score(s, ref, n);
+    return vqx_motion_emit(priv, frame, frame_score(priv, ref, frame), sink);
+}
+
+int vqx_motion_emit(MotionState *s, unsigned n, double score, VqxSink *sink)
+{
+    s->n_frames = n + 1; /* every frame comes, in order */
+    const unsigned first = vqx_motion_first_scored(s);
     s->sad[n % 3] = score;
 
     int err = vqx_emit(sink, KEY_SAD, n, score);
@@ -180,12 +175,12 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     return err;
 }
 
-static int flush(void *priv, VqxSink *sink)
+int vqx_motion_flush(void *priv, VqxSink *sink)
 {
     MotionState *s = priv;
     const unsigned n = s->n_frames;
     if (!n) return 0;
-    if (n <= first_scored(s)) return emit_unscored(s, sink, n, 0.0);
+    if (n <= vqx_motion_first_scored(s)) return emit_unscored(s, sink, n, 0.0);
     return emit_smoothed(s, sink, n - 1, s->sad[(n - 1) % 3]);
 }
 
@@ -200,11 +195,11 @@ const VqxFeatureExtractor vqx_fex_motion = {
     .name = "motion",
     .backend = VQX_BACKEND_CPU,
     .flags = VQX_FEX_TEMPORAL,
-    .keys = keys,
-    .options = options,
+    .keys = vqx_motion_keys,
+    .options = vqx_motion_options,
     .state_size = sizeof(MotionState),
     .init = init,
     .extract = extract,
-    .flush = flush,
+    .flush = vqx_motion_flush,
     .close = close_motion,
 };

@@ -4,7 +4,44 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdbool.h>
+
 #include "bitdepth.h"
+#include "feature/extractor.h"
+
+typedef struct MotionState {
+    bool force_zero;
+    double blend_factor;
+    double blend_offset;
+    double fps_weight;
+    double max_val;
+    bool five_frame_window;
+    bool moving_average;
+    bool debug;
+
+    unsigned w, h, bpc;
+    size_t row_bytes;
+    unsigned depth;         /* frames of history: 1, or 2 with the window */
+    uint8_t *history;       /* luma of the last `depth` frames, slot n % depth */
+    int32_t *row;
+    unsigned n_frames;      /* frames seen */
+    double sad[3];          /* SAD score of frame n in slot n % 3 */
+    double prev_processed;  /* motion3 before averaging, of the frame before */
+} MotionState;
+
+/* Shared by the CPU extractor and its device twins. */
+extern const char *const vqx_motion_keys[];
+extern const VqxOption vqx_motion_options[];
+/* Checks the geometry and sets the state's constants; allocates nothing. */
+int vqx_motion_setup(MotionState *s, const VqxFrameFormat *fmt, VqxSink *sink);
+/* First frame with a SAD score (1, or 2 with the five-frame window). */
+unsigned vqx_motion_first_scored(const MotionState *s);
+/* The SAD score of a frame from the plane sum of vqx_motion_sad. */
+double vqx_motion_sad_score(const MotionState *s, uint64_t sad);
+/* Records frame n's SAD score (0 before the first scored frame) and emits
+ * what it completes. Frames come in order. */
+int vqx_motion_emit(MotionState *s, unsigned n, double score, VqxSink *sink);
+int vqx_motion_flush(void *state, VqxSink *sink);
 
 /* Margin, in samples, on each side of the row buffer of vqx_motion_sad. */
 #define VQX_MOTION_RADIUS 2

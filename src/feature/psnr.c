@@ -13,28 +13,14 @@
 #include "feature/extractor.h"
 #include "feature/psnr.h"
 
-typedef struct PsnrState {
-    bool enable_chroma;
-    bool enable_mse;
-    bool enable_apsnr;
-    bool reduced_hbd_peak;
-    double min_sse;
-
-    unsigned n_planes;
-    unsigned bpc;
-    uint32_t peak;
-    double psnr_max[3];
-    uint64_t total_sse[3];
-    uint64_t total_pixels[3];
-} PsnrState;
 
 enum { KEY_PSNR_Y, KEY_PSNR_CB, KEY_PSNR_CR, KEY_MSE_Y, KEY_MSE_CB, KEY_MSE_CR };
 
-static const char *const keys[] = {
+const char *const vqx_psnr_keys[] = {
     "psnr_y", "psnr_cb", "psnr_cr", "mse_y", "mse_cb", "mse_cr", NULL
 };
 
-static const VqxOption options[] = {
+const VqxOption vqx_psnr_options[] = {
     { .name = "enable_chroma", .help = "also score the chroma planes",
       .type = VQX_OPT_BOOL, .offset = offsetof(PsnrState, enable_chroma), .def.b = true },
     { .name = "enable_mse", .help = "also write mse_y, mse_cb, mse_cr",
@@ -49,7 +35,7 @@ static const VqxOption options[] = {
     { 0 }
 };
 
-static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+int vqx_psnr_init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 {
     (void)sink;
     PsnrState *s = priv;
@@ -68,6 +54,20 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     return 0;
 }
 
+int vqx_psnr_emit_plane(PsnrState *s, unsigned p, uint64_t sse, uint64_t n, unsigned frame,
+                        VqxSink *sink)
+{
+    s->total_sse[p] += sse;
+    s->total_pixels[p] += n;
+
+    const double mse = (double)sse / n;
+    const double psnr = fmin(10. * log10(s->peak * s->peak / fmax(mse, 1e-16)), s->psnr_max[p]);
+    int err = vqx_emit(sink, KEY_PSNR_Y + p, frame, psnr);
+    if (s->enable_mse)
+        err |= vqx_emit(sink, KEY_MSE_Y + p, frame, mse);
+    return err;
+}
+
 static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
                    unsigned frame, VqxSink *sink)
 {
@@ -76,20 +76,12 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     for (unsigned p = 0; p < s->n_planes; p++) {
         const uint64_t sse = (s->bpc == 8 ? vqx_plane_sse_8bpc : vqx_plane_sse_16bpc)(
             ref->data[p], ref->stride[p], dis->data[p], dis->stride[p], ref->w[p], ref->h[p]);
-        const uint64_t n = (uint64_t)ref->w[p] * ref->h[p];
-        s->total_sse[p] += sse;
-        s->total_pixels[p] += n;
-
-        const double mse = (double)sse / n;
-        const double psnr = fmin(10. * log10(s->peak * s->peak / fmax(mse, 1e-16)), s->psnr_max[p]);
-        err |= vqx_emit(sink, KEY_PSNR_Y + p, frame, psnr);
-        if (s->enable_mse)
-            err |= vqx_emit(sink, KEY_MSE_Y + p, frame, mse);
+        err |= vqx_psnr_emit_plane(s, p, sse, (uint64_t)ref->w[p] * ref->h[p], frame, sink);
     }
     return err;
 }
 
-static void merge(void *into, const void *from)
+void vqx_psnr_merge(void *into, const void *from)
 {
     PsnrState *a = into;
     const PsnrState *b = from;
@@ -99,7 +91,7 @@ static void merge(void *into, const void *from)
     }
 }
 
-static int flush(void *priv, VqxSink *sink)
+int vqx_psnr_flush(void *priv, VqxSink *sink)
 {
     static const char *const names[3] = { "apsnr_y", "apsnr_cb", "apsnr_cr" };
     PsnrState *s = priv;
@@ -117,11 +109,11 @@ static int flush(void *priv, VqxSink *sink)
 const VqxFeatureExtractor vqx_fex_psnr = {
     .name = "psnr",
     .backend = VQX_BACKEND_CPU,
-    .keys = keys,
-    .options = options,
+    .keys = vqx_psnr_keys,
+    .options = vqx_psnr_options,
     .state_size = sizeof(PsnrState),
-    .init = init,
+    .init = vqx_psnr_init,
     .extract = extract,
-    .merge = merge,
-    .flush = flush,
+    .merge = vqx_psnr_merge,
+    .flush = vqx_psnr_flush,
 };

@@ -21,6 +21,12 @@ extern const VqxFeatureExtractor vqx_fex_psnr_hvs;
 
 extern const VqxFeatureExtractor vqx_fex_adm;
 extern const VqxFeatureExtractor vqx_fex_float_adm;
+#ifdef VQX_HAVE_CUDA
+extern const VqxFeatureExtractor vqx_fex_psnr_cuda;
+extern const VqxFeatureExtractor vqx_fex_motion_cuda;
+extern const VqxFeatureExtractor vqx_fex_vif_cuda;
+extern const VqxFeatureExtractor vqx_fex_adm_cuda;
+#endif
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
     &vqx_fex_vif,
@@ -39,6 +45,12 @@ static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr_hvs,
     &vqx_fex_adm,
     &vqx_fex_float_adm,
+#ifdef VQX_HAVE_CUDA
+    &vqx_fex_psnr_cuda,
+    &vqx_fex_motion_cuda,
+    &vqx_fex_vif_cuda,
+    &vqx_fex_adm_cuda,
+#endif
     NULL
 };
 
@@ -75,8 +87,11 @@ void vqx_registry_names(enum VqxBackend backend, char *buf, size_t len)
             n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", extractors[i]->name);
 }
 
+/* Twins share their CPU extractor's name: list the CPU ones. */
 const char *vqx_feature_name(unsigned i)
 {
-    const VqxFeatureExtractor *f = vqx_registry_at(i);
-    return f ? f->name : NULL;
+    for (unsigned k = 0; extractors[k]; k++)
+        if (extractors[k]->backend == VQX_BACKEND_CPU && i-- == 0)
+            return extractors[k]->name;
+    return NULL;
 }

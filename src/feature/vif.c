@@ -42,21 +42,6 @@ static const VifFilter filters[VIF_SCALES] = {
 
 #define DEFAULT_GAIN_LIMIT 100.0
 
-typedef struct VifState {
-    bool debug;
-    double gain_limit;
-    bool skip_scale0;
-
-    unsigned bpc;
-    VifPlane planes[VIF_SCALES]; /* scales 1..3 point into `mem` */
-    VifColumns cols;
-    /* Horizontal sums of one row: means (32-bit) and second moments. */
-    uint32_t *h_mu1, *h_mu2;
-    uint64_t *h_ref_sq, *h_dis_sq, *h_ref_dis;
-    void *mem;
-    /* log2(i) * 2048 for i in [32768, 65535], as libvmaf rounds it. */
-    uint16_t log2_table[65536];
-} VifState;
 
 enum {
     KEY_SCALE0, KEY_SCALE1, KEY_SCALE2, KEY_SCALE3,
@@ -64,7 +49,7 @@ enum {
     KEY_NUM_SCALE0, KEY_DEN_SCALE0, /* then num, den of scales 1..3 */
 };
 
-static const char *const keys[] = {
+const char *const vqx_vif_keys[] = {
     "VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
     "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score",
     "integer_vif", "integer_vif_num", "integer_vif_den",
@@ -75,7 +60,7 @@ static const char *const keys[] = {
     NULL
 };
 
-static const VqxOption options[] = {
+const VqxOption vqx_vif_options[] = {
     { .name = "debug", .help = "also write integer_vif, its numerator and denominator, per scale",
       .type = VQX_OPT_BOOL, .offset = offsetof(VifState, debug), .def.b = false },
     { .name = "vif_enhn_gain_limit", .alias = "egl",
@@ -97,14 +82,24 @@ static void *carve(uint8_t **at, size_t bytes)
     return p;
 }
 
-static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+int vqx_vif_setup(VifState *s, const VqxFrameFormat *fmt, VqxSink *sink)
 {
-    VifState *s = priv;
     if (fmt->w < VIF_MIN_SIZE || fmt->h < VIF_MIN_SIZE)
         return vqx_fail(sink, -EINVAL,
                         "vif: frame %ux%u is too small, the four-scale pyramid needs at least %ux%u",
                         fmt->w, fmt->h, VIF_MIN_SIZE, VIF_MIN_SIZE);
     s->bpc = fmt->bpc;
+    /* The table of libvmaf's log_generate(): round(log2f(i) * 2048). */
+    for (unsigned i = 32767; i < 65536; i++)
+        s->log2_table[i] = (uint16_t)round(log2f((float)i) * 2048.0f);
+    return 0;
+}
+
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    VifState *s = priv;
+    const int ret = vqx_vif_setup(s, fmt, sink);
+    if (ret) return ret;
 
     const size_t w = fmt->w;
     const size_t padded = w + 2 * VIF_MAX_HALF;
@@ -138,9 +133,6 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         p->dis = carve(&at, (size_t)p->w * p->h * sizeof(uint16_t));
     }
 
-    /* The table of libvmaf's log_generate(): round(log2f(i) * 2048). */
-    for (unsigned i = 32767; i < 65536; i++)
-        s->log2_table[i] = (uint16_t)round(log2f((float)i) * 2048.0f);
     return 0;
 }
 
@@ -166,10 +158,6 @@ static void mirror_ends(uint32_t *row, unsigned w, unsigned half)
     }
 }
 
-typedef struct VifSums {
-    int64_t num_log, den_log;         /* log2 terms, 2048-scaled */
-    int64_t num_non_log, den_non_log; /* below the noise floor */
-} VifSums;
 
 /* One pixel's contribution, from the filtered means (16.16 of the 8-bit
  * range, squared below in 64 bits) and the filtered second moments. */
@@ -237,6 +225,13 @@ static void horizontal_tap(const uint32_t *restrict a, const uint32_t *restrict 
     }
 }
 
+void vqx_vif_scale_result(const VifSums *sums, float *num, float *den)
+{
+    *num = (float)(sums->num_log / 2048.0 +
+                   (sums->den_non_log - (sums->num_non_log / 16384.0) / 65025.0));
+    *den = (float)(sums->den_log / 2048.0 + sums->den_non_log);
+}
+
 /* Numerator and denominator of one scale. */
 static void scale_stats(VifState *s, const VifPlane *p, const VifFilter *f,
                         const VifShifts *sh, bool eight_bit, float *num, float *den)
@@ -262,9 +257,7 @@ static void scale_stats(VifState *s, const VifPlane *p, const VifFilter *f,
             add_pixel(&sums, s->log2_table, s->gain_limit, s->h_mu1[j], s->h_mu2[j],
                       s->h_ref_sq[j], s->h_dis_sq[j], s->h_ref_dis[j]);
     }
-    *num = (float)(sums.num_log / 2048.0 +
-                   (sums.den_non_log - (sums.num_non_log / 16384.0) / 65025.0));
-    *den = (float)(sums.den_log / 2048.0 + sums.den_non_log);
+    vqx_vif_scale_result(&sums, num, den);
 }
 
 /* Next scale: low-pass with the next scale's filter, keep even rows and
@@ -314,8 +307,7 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
                              sq_shift0 ? (uint64_t)1 << (sq_shift0 - 1) : 0 };
 
     float num[VIF_SCALES] = { 0 }, den[VIF_SCALES] = { 0 };
-    const unsigned first = s->skip_scale0 ? 1 : 0;
-    for (unsigned sc = first; sc < VIF_SCALES; sc++) {
+    for (unsigned sc = s->skip_scale0 ? 1 : 0; sc < VIF_SCALES; sc++) {
         if (sc > 0)
             downsample(s, &s->planes[sc - 1], &s->planes[sc], &filters[sc],
                        sc == 1 ? bpc : 16, sc == 1 && bpc == 8);
@@ -323,6 +315,13 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
                     sc == 0 && bpc == 8, &num[sc], &den[sc]);
     }
 
+    return vqx_vif_emit(s, num, den, frame, sink);
+}
+
+int vqx_vif_emit(const VifState *s, const float num[VIF_SCALES], const float den[VIF_SCALES],
+                 unsigned frame, VqxSink *sink)
+{
+    const unsigned first = s->skip_scale0 ? 1 : 0;
     int err = 0;
     err |= vqx_emit(sink, KEY_SCALE0, frame, s->skip_scale0 ? 0.0 : (double)(num[0] / den[0]));
     for (unsigned sc = 1; sc < VIF_SCALES; sc++)
@@ -355,8 +354,8 @@ static void close_vif(void *priv)
 const VqxFeatureExtractor vqx_fex_vif = {
     .name = "vif",
     .backend = VQX_BACKEND_CPU,
-    .keys = keys,
-    .options = options,
+    .keys = vqx_vif_keys,
+    .options = vqx_vif_options,
     .state_size = sizeof(VifState),
     .init = init,
     .extract = extract,

@@ -13,7 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdbool.h>
+
 #include "bitdepth.h"
+#include "feature/extractor.h"
 
 #define VIF_SCALES 4
 /* Half width of the widest filter (scale 0, 17 taps). */
@@ -68,5 +71,38 @@ BF_DECL(void, vqx_vif_columns_stats, const VifPlane *p, unsigned row,
 BF_DECL(void, vqx_vif_columns_means, const VifPlane *p, unsigned row,
         const VifFilter *f, unsigned shift, uint32_t round,
         uint32_t *ref_out, uint32_t *dis_out);
+
+/* Per-scale integer sums of the information ratio's terms. */
+typedef struct VifSums {
+    int64_t num_log, den_log;         /* log2 terms, 2048-scaled */
+    int64_t num_non_log, den_non_log; /* below the noise floor */
+} VifSums;
+
+typedef struct VifState {
+    bool debug;
+    double gain_limit;
+    bool skip_scale0;
+
+    unsigned bpc;
+    VifPlane planes[VIF_SCALES]; /* scales 1..3 point into `mem` */
+    VifColumns cols;
+    /* Horizontal sums of one row: means (32-bit) and second moments. */
+    uint32_t *h_mu1, *h_mu2;
+    uint64_t *h_ref_sq, *h_dis_sq, *h_ref_dis;
+    void *mem;
+    /* log2(i) * 2048 for i in [32768, 65535], as libvmaf rounds it. */
+    uint16_t log2_table[65536];
+} VifState;
+
+/* Shared by the CPU extractor and its device twins. */
+extern const char *const vqx_vif_keys[];
+extern const VqxOption vqx_vif_options[];
+/* Checks the geometry, sets bpc and the log2 table; allocates nothing. */
+int vqx_vif_setup(VifState *s, const VqxFrameFormat *fmt, VqxSink *sink);
+/* A scale's numerator and denominator from its sums. */
+void vqx_vif_scale_result(const VifSums *sums, float *num, float *den);
+/* Emits a frame's scores from every scale's numerator and denominator. */
+int vqx_vif_emit(const VifState *s, const float num[VIF_SCALES], const float den[VIF_SCALES],
+                 unsigned frame, VqxSink *sink);
 
 #endif

@@ -1,0 +1,206 @@
+/*
+ * CUDA benchmark of vqx.
+ *   cuda_bench api W H BPC FRAMES cpu|cuda THREADS
+ *       VMAF (vmaf_v0.6.1) throughput at the API level from frames already in
+ *       host memory (pictures the caller owns), after 8 warm-up frames.
+ *   cuda_bench h2d
+ *       pinned host-to-device bandwidth (cudaMemcpyAsync, median of 20 copies
+ *       of 256 MiB) and single-thread memcpy bandwidth into pinned memory.
+ *   cuda_bench y4m PATH W H BPC FRAMES ref|dis
+ *       writes a 4:2:0 y4m clip (dis: ref with noise) for the CLI benchmark.
+ * Prints one line "key: value ..." per measurement.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda_runtime_api.h>
+
+#include "context.h"
+#include "cuda/device.h"
+#include "vqx/vqx.h"
+
+#define SETS 8   /* distinct frame pairs, cycled */
+#define WARMUP 8
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static uint32_t rng = 1;
+
+static unsigned rnd(void)
+{
+    rng = rng * 1664525u + 1013904223u;
+    return rng >> 8;
+}
+
+/* a smooth moving pattern plus noise; dis adds more noise */
+static void fill(VqxPicture *p, unsigned frame, int dis)
+{
+    const unsigned max = (1u << p->bpc) - 1;
+    for (unsigned pl = 0; pl < 3; pl++)
+        for (unsigned y = 0; y < p->h[pl]; y++) {
+            uint8_t *row = (uint8_t *)p->data[pl] + y * p->stride[pl];
+            for (unsigned x = 0; x < p->w[pl]; x++) {
+                unsigned v = ((x + 3 * frame) * 5 + y * 3 + ((x * y) >> 7)) % 256;
+                v = (v + rnd() % 8 + (dis ? rnd() % 16 : 0)) % 256;
+                v = v * max / 255;
+                if (p->bpc == 8) row[x] = (uint8_t)v;
+                else ((uint16_t *)row)[x] = (uint16_t)v;
+            }
+        }
+}
+
+static int bench_api(unsigned w, unsigned h, unsigned bpc, unsigned frames, int cuda,
+                     unsigned threads)
+{
+    VqxPicture ref[SETS], dis[SETS];
+    for (unsigned i = 0; i < SETS; i++) {
+        if (vqx_picture_alloc(&ref[i], VQX_PIX_420, bpc, w, h) ||
+            vqx_picture_alloc(&dis[i], VQX_PIX_420, bpc, w, h)) return 1;
+        fill(&ref[i], i, 0);
+        fill(&dis[i], i, 1);
+    }
+    VqxSettings s;
+    vqx_default_settings(&s);
+    s.backend = cuda ? VQX_BACKEND_CUDA : VQX_BACKEND_CPU;
+    s.strict_backend = 1;
+    s.n_threads = threads;
+    VqxContext *ctx = NULL;
+    if (vqx_open(&ctx, &s) || vqx_use_model(ctx, "version=vmaf_v0.6.1")) {
+        fprintf(stderr, "cuda_bench: %s\n", vqx_last_error(ctx));
+        return 1;
+    }
+    if (cuda) vqx_device_profile(vqx_ctx_device(ctx), true);
+    double t0 = 0;
+    for (unsigned n = 0; n < frames + WARMUP; n++) {
+        if (n == WARMUP) t0 = now();
+        /* caller-owned pictures: the library reads them, never frees them */
+        VqxPicture r = ref[n % SETS], d = dis[n % SETS];
+        r.buf = d.buf = NULL;
+        if (vqx_send_pictures(ctx, &r, &d)) {
+            fprintf(stderr, "cuda_bench: %s\n", vqx_last_error(ctx));
+            return 1;
+        }
+    }
+    if (vqx_flush(ctx)) {
+        fprintf(stderr, "cuda_bench: %s\n", vqx_last_error(ctx));
+        return 1;
+    }
+    const double t = now() - t0;
+    double vmaf = 0;
+    vqx_score_pooled(ctx, "vmaf", VQX_POOL_MEAN, 0, frames + WARMUP - 1, &vmaf);
+    printf("api: %ux%u %u-bit backend=%s threads=%u frames=%u seconds=%.4f fps=%.1f vmaf_mean=%.6f",
+           w, h, bpc, cuda ? "cuda" : "cpu", threads, frames, t, frames / t, vmaf);
+    if (cuda) {
+        unsigned timed;
+        const double ms = vqx_device_gpu_ms(vqx_ctx_device(ctx), &timed);
+        printf(" gpu_ms_per_frame=%.4f gpu_bound_fps=%.1f", ms / timed, timed / ms * 1e3);
+    }
+    printf("\n");
+    vqx_close(&ctx);
+    for (unsigned i = 0; i < SETS; i++) {
+        vqx_picture_free(&ref[i]);
+        vqx_picture_free(&dis[i]);
+    }
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+#define CK(call) do { cudaError_t e_ = (call); if (e_) { \
+    fprintf(stderr, "cuda_bench: %s: %s\n", #call, cudaGetErrorString(e_)); return 1; } } while (0)
+
+static int bench_h2d(void)
+{
+    const size_t bytes = (size_t)256 << 20;
+    void *host, *dev;
+    cudaStream_t st;
+    cudaEvent_t a, b;
+    CK(cudaHostAlloc(&host, bytes, cudaHostAllocDefault));
+    CK(cudaMalloc(&dev, bytes));
+    CK(cudaStreamCreate(&st));
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    memset(host, 1, bytes);
+    double gbs[20];
+    for (int i = -3; i < 20; i++) {
+        CK(cudaEventRecord(a, st));
+        CK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, st));
+        CK(cudaEventRecord(b, st));
+        CK(cudaEventSynchronize(b));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, a, b));
+        if (i >= 0) gbs[i] = bytes / (ms * 1e-3) / 1e9;
+    }
+    qsort(gbs, 20, sizeof(double), cmp_double);
+    printf("h2d_pinned_GBps: %.2f (median of 20 x 256 MiB; min %.2f max %.2f)\n", gbs[10], gbs[0], gbs[19]);
+    uint8_t *src = malloc(bytes);
+    if (!src) return 1;
+    memset(src, 2, bytes);
+    double best[5];
+    for (int i = 0; i < 5; i++) {
+        const double t = now();
+        memcpy(host, src, bytes);
+        best[i] = bytes / (now() - t) / 1e9;
+    }
+    qsort(best, 5, sizeof(double), cmp_double);
+    printf("memcpy_to_pinned_GBps: %.2f (one thread, median of 5 x 256 MiB)\n", best[2]);
+    free(src);
+    cudaFreeHost(host);
+    cudaFree(dev);
+    return 0;
+}
+
+static int write_y4m(const char *path, unsigned w, unsigned h, unsigned bpc, unsigned frames,
+                     int dis)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        perror(path);
+        return 1;
+    }
+    fprintf(f, "YUV4MPEG2 W%u H%u F25:1 Ip A1:1 C%s\n", w, h,
+            bpc == 8 ? "420jpeg" : bpc == 10 ? "420p10" : bpc == 12 ? "420p12" : "420p16");
+    VqxPicture p[SETS];
+    for (unsigned i = 0; i < SETS; i++) {
+        if (vqx_picture_alloc(&p[i], VQX_PIX_420, bpc, w, h)) return 1;
+        rng = 1 + i;
+        fill(&p[i], i, dis);
+    }
+    const unsigned bps = bpc == 8 ? 1 : 2;
+    for (unsigned n = 0; n < frames; n++) {
+        const VqxPicture *q = &p[n % SETS];
+        fputs("FRAME\n", f);
+        for (unsigned pl = 0; pl < 3; pl++)
+            for (unsigned y = 0; y < q->h[pl]; y++)
+                fwrite((const uint8_t *)q->data[pl] + y * q->stride[pl], bps, q->w[pl], f);
+    }
+    for (unsigned i = 0; i < SETS; i++) vqx_picture_free(&p[i]);
+    return fclose(f) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 8 && !strcmp(argv[1], "api"))
+        return bench_api((unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]),
+                         (unsigned)atoi(argv[5]), !strcmp(argv[6], "cuda"), (unsigned)atoi(argv[7]));
+    if (argc == 2 && !strcmp(argv[1], "h2d")) return bench_h2d();
+    if (argc == 8 && !strcmp(argv[1], "y4m"))
+        return write_y4m(argv[2], (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]),
+                         (unsigned)atoi(argv[5]), (unsigned)atoi(argv[6]), !strcmp(argv[7], "dis"));
+    fprintf(stderr, "usage: %s api W H BPC FRAMES cpu|cuda THREADS | h2d | y4m PATH W H BPC FRAMES ref|dis\n",
+            argv[0]);
+    return 2;
+}

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Build, test and benchmark the CUDA backend on a GPU machine, in one go.
+# Run from the source root; ../shared holds the clips; logs go to $OUT.
+#   bench/cuda/device_run.sh [build] [residency] [parity] [bench] [bench-cpu]
+# A folder DEPS (default ../deps) may hold .deb files of jansson and
+# pkgconf, and a meson wheel, for images that lack them.
+set -u
+OUT=${OUT:-/tmp/vqx-out}
+DEPS=${DEPS:-../deps}
+mkdir -p "$OUT"
+stages=" $* "
+log() { echo "== $*" | tee -a "$OUT/summary.txt"; }
+
+if ! pkg-config --exists jansson 2>/dev/null; then
+    d=/tmp/vqx-deps
+    for f in "$DEPS"/*.deb; do dpkg -x "$f" "$d"; done
+    lib=$d/usr/lib/x86_64-linux-gnu
+    sed -i "s|^prefix=.*|prefix=$d/usr|" "$lib/pkgconfig/jansson.pc"
+    export PATH=$d/usr/bin:$PATH PKG_CONFIG_PATH=$lib/pkgconfig
+    export LD_LIBRARY_PATH=$lib:${LD_LIBRARY_PATH:-} LIBRARY_PATH=$lib
+fi
+MESON=(meson)
+if ! command -v meson >/dev/null; then
+    python3 -m pip install -q --no-index --no-deps --target /tmp/vqx-site "$DEPS"/meson-*.whl
+    export PYTHONPATH=/tmp/vqx-site
+    MESON=(python3 -m mesonbuild.mesonmain)
+fi
+
+if [[ $stages == *" build "* ]]; then
+    log "build: $(nvcc --version | tail -1); $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
+    "${MESON[@]}" setup build-dev -Dwerror=true > "$OUT/build.log" 2>&1 &&
+        ninja -C build-dev >> "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+    log "build ok"
+fi
+if [[ $stages == *" residency "* ]]; then
+    log "residency"
+    ./build-dev/tests/cuda_residency 2>&1 | tee "$OUT/residency.log" | tail -8
+fi
+if [[ $stages == *" parity "* ]]; then
+    log "parity"
+    PYTHONUNBUFFERED=1 timeout ${PARITY_TIMEOUT:-400} python3 tests/cuda_parity.py \
+        --vqx build-dev/tools/vqx --shared ../shared --cache /tmp/vqx-clips --tmp /dev/shm \
+        ${PARITY_ONLY:+--only "$PARITY_ONLY"} > "$OUT/parity.log" 2>&1
+    echo "parity exit $?" >> "$OUT/parity.log"
+    grep -E "^FAIL|values compared|parity exit|SKIP" "$OUT/parity.log" | head -40
+fi
+B=build-dev/bench/cuda/cuda_bench
+if [[ $stages == *" bench "* ]]; then
+    log "bench $(date -u +%FT%TZ) $(nproc) cores"
+    $B h2d | tee -a "$OUT/bench.log"
+    for geo in "1920 1080" "3840 2160"; do
+        for bpc in 8 10; do
+            $B api $geo $bpc 2000 cuda 0 | tee -a "$OUT/bench.log"
+        done
+    done
+    # the CLI end to end from y4m files in the page cache
+    for geo in "1920 1080 8 800" "3840 2160 8 300" "1920 1080 10 800" "3840 2160 10 200"; do
+        set -- $geo
+        $B y4m /dev/shm/ref.y4m $1 $2 $3 $4 ref && $B y4m /dev/shm/dis.y4m $1 $2 $3 $4 dis
+        cat /dev/shm/ref.y4m /dev/shm/dis.y4m > /dev/null
+        t0=$EPOCHREALTIME
+        build-dev/tools/vqx -r /dev/shm/ref.y4m -d /dev/shm/dis.y4m --backend cuda --strict_backend -q \
+            -o /dev/shm/out.json --json
+        t1=$EPOCHREALTIME
+        python3 -c "import sys; w,h,b,n,t0,t1 = sys.argv[1:]; t = float(t1) - float(t0); \
+print(f'cli: {w}x{h} {b}-bit frames={n} seconds={t:.3f} fps={int(n) / t:.1f}')" $1 $2 $3 $4 $t0 $t1 |
+            tee -a "$OUT/bench.log"
+        rm -f /dev/shm/ref.y4m /dev/shm/dis.y4m
+    done
+fi
+if [[ $stages == *" bench-cpu "* ]]; then
+    for geo in "1920 1080" "3840 2160"; do
+        for bpc in 8 10; do
+            $B api $geo $bpc 12 cpu 0 | tee -a "$OUT/bench.log"
+            $B api $geo $bpc 48 cpu "$(nproc)" | tee -a "$OUT/bench.log"
+        done
+    done
+fi
+if [[ $stages == *" ncu "* ]]; then
+    # time of each kernel of one 4K 8-bit frame's chain (clocks left as they are)
+    NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+    timeout 240 "$NCU" --clock-control none --metrics gpu__time_duration.sum --csv \
+        --launch-skip 100 --launch-count 120 $B api 3840 2160 8 16 cuda 0 > "$OUT/ncu.csv" 2> "$OUT/ncu.err"
+    python3 - "$OUT/ncu.csv" <<'PY' | tee -a "$OUT/bench.log"
+import csv, sys, collections
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+head, rows = rows[0], rows[1:]
+k, v = head.index("Kernel Name"), head.index("Metric Value")
+tot = collections.defaultdict(float); cnt = collections.Counter()
+for r in rows:
+    name = r[k].split("(")[0].split("<")[0]
+    tot[name] += float(r[v].replace(",", "")); cnt[name] += 1
+s = sum(tot.values())
+for name, t in sorted(tot.items(), key=lambda x: -x[1]):
+    print(f"ncu: {name:24s} {cnt[name]:4d} launches {t / 1e3:9.1f} us total")
+print(f"ncu: {len(rows)} kernels, {s / 1e3:.1f} us")
+PY
+fi
+exit 0

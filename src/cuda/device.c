@@ -1,0 +1,500 @@
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuda/calls.h"
+#include "cuda/device.h"
+
+#define ERR_LEN 512
+#define ALIGN 256
+/* Staging copies of frames above this size are split over helper threads:
+ * one thread's memcpy into pinned memory (about 9 GB/s on the H200 host)
+ * would cap 4K VMAF near 600 frames per second. */
+#define PARALLEL_COPY_BYTES ((size_t)1 << 20)
+#define MAX_COPY_THREADS 8
+
+typedef struct Member {
+    const VqxFeatureExtractor *fex;
+    void *state;
+    VqxSink *sink;
+    size_t result_off, result_bytes;
+    bool temporal;
+} Member;
+
+typedef struct CopyJob {
+    const VqxPicture *ref, *dis;
+    uint8_t *dst;
+} CopyJob;
+
+typedef struct Copier {
+    struct VqxDevice *dev;
+    unsigned part;
+} Copier;
+
+typedef struct Slot {
+    bool busy, sampled;
+    unsigned index;
+} Slot;
+
+struct VqxDevice {
+    char error[ERR_LEN];
+    bool failed;
+    cudaStream_t compute, upload;
+    cudaEvent_t uploaded[2], done[2];
+    cudaGraphExec_t graph[2];
+
+    Member *members;
+    unsigned n_members;
+    Member *setting_up;         /* the member whose device_init runs */
+    unsigned planes;            /* VQX_DEVICE_* of every member */
+    bool any_temporal;
+
+    /* packed layout of one frame: ref planes then dis planes */
+    unsigned n_planes;
+    size_t plane_off[2][3], row_bytes[3];
+    unsigned plane_h[3];
+    size_t frame_bytes, result_size;
+    uint8_t *staging[2], *input[2], *result_dev[2], *result_host[2];
+
+    void **allocs;
+    unsigned n_allocs;
+
+    /* helpers of the staging copy: thread t copies the t-th share of the
+     * rows of every plane; the sender takes share 0 */
+    pthread_t copy_thread[MAX_COPY_THREADS];
+    Copier copier[MAX_COPY_THREADS];
+    unsigned n_copiers;          /* sender included */
+    pthread_mutex_t copy_lock;
+    pthread_cond_t copy_go, copy_done;
+    CopyJob job;
+    unsigned job_generation, jobs_left;
+    bool copy_stop, copy_ready;
+
+    /* optional GPU timing of the chain (benchmark) */
+    bool profile;
+    cudaEvent_t t_begin[2], t_end[2];
+    double gpu_ms;
+    unsigned gpu_frames;
+
+    Slot slot[2];
+    unsigned n_launched;        /* frames launched: picks the block */
+    unsigned collected;         /* frames below this are collected */
+};
+
+static int fail(VqxDevice *dev, cudaError_t code, const char *what)
+{
+    const int ret = vqx_cu_check(code, what, dev->error, sizeof(dev->error));
+    if (ret) dev->failed = true;
+    return ret;
+}
+
+const char *vqx_device_error(const VqxDevice *dev)
+{
+    return dev->error;
+}
+
+/* ---- the staging copy ---- */
+
+/* Share `part` of `parts` of the rows of every plane of both pictures. */
+static void copy_share(const VqxDevice *dev, const CopyJob *job, unsigned part, unsigned parts)
+{
+    for (unsigned which = 0; which < 2; which++) {
+        const VqxPicture *pic = which ? job->dis : job->ref;
+        for (unsigned p = 0; p < dev->n_planes; p++) {
+            const unsigned h = dev->plane_h[p];
+            const unsigned y0 = (unsigned)((uint64_t)h * part / parts);
+            const unsigned y1 = (unsigned)((uint64_t)h * (part + 1) / parts);
+            uint8_t *out = job->dst + dev->plane_off[which][p];
+            const size_t row = dev->row_bytes[p];
+            const uint8_t *in = pic->data[p];
+            if (pic->stride[p] == (ptrdiff_t)row) {
+                memcpy(out + y0 * row, in + y0 * row, row * (y1 - y0));
+                continue;
+            }
+            for (unsigned y = y0; y < y1; y++)
+                memcpy(out + y * row, in + (ptrdiff_t)y * pic->stride[p], row);
+        }
+    }
+}
+
+static void *copy_main(void *arg)
+{
+    const Copier *c = arg;
+    VqxDevice *dev = c->dev;
+    unsigned seen = 0;
+    pthread_mutex_lock(&dev->copy_lock);
+    for (;;) {
+        while (dev->job_generation == seen && !dev->copy_stop)
+            pthread_cond_wait(&dev->copy_go, &dev->copy_lock);
+        if (dev->copy_stop) break;
+        seen = dev->job_generation;
+        const CopyJob job = dev->job;
+        pthread_mutex_unlock(&dev->copy_lock);
+        copy_share(dev, &job, c->part, dev->n_copiers);
+        pthread_mutex_lock(&dev->copy_lock);
+        if (!--dev->jobs_left) pthread_cond_signal(&dev->copy_done);
+    }
+    pthread_mutex_unlock(&dev->copy_lock);
+    return NULL;
+}
+
+static void copy_frame(VqxDevice *dev, uint8_t *dst, const VqxPicture *ref, const VqxPicture *dis)
+{
+    const CopyJob job = { ref, dis, dst };
+    if (dev->n_copiers < 2) {
+        copy_share(dev, &job, 0, 1);
+        return;
+    }
+    pthread_mutex_lock(&dev->copy_lock);
+    dev->job = job;
+    dev->jobs_left = dev->n_copiers - 1;
+    dev->job_generation++;
+    pthread_cond_broadcast(&dev->copy_go);
+    pthread_mutex_unlock(&dev->copy_lock);
+    copy_share(dev, &job, 0, dev->n_copiers);
+    pthread_mutex_lock(&dev->copy_lock);
+    while (dev->jobs_left) pthread_cond_wait(&dev->copy_done, &dev->copy_lock);
+    pthread_mutex_unlock(&dev->copy_lock);
+}
+
+static void start_copiers(VqxDevice *dev)
+{
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned n = cpus > 1 ? (unsigned)(cpus / 2) : 1;
+    if (n > MAX_COPY_THREADS) n = MAX_COPY_THREADS;
+    if (dev->frame_bytes < PARALLEL_COPY_BYTES) n = 1;
+    if (n < 2 || pthread_mutex_init(&dev->copy_lock, NULL)) return;
+    pthread_cond_init(&dev->copy_go, NULL);
+    pthread_cond_init(&dev->copy_done, NULL);
+    dev->copy_ready = true;
+    dev->n_copiers = 1;
+    for (unsigned t = 1; t < n; t++) {
+        dev->copier[t] = (Copier){ dev, t };
+        if (pthread_create(&dev->copy_thread[t], NULL, copy_main, &dev->copier[t])) break;
+        dev->n_copiers++;
+    }
+}
+
+static void stop_copiers(VqxDevice *dev)
+{
+    if (!dev->copy_ready) return;
+    pthread_mutex_lock(&dev->copy_lock);
+    dev->copy_stop = true;
+    pthread_cond_broadcast(&dev->copy_go);
+    pthread_mutex_unlock(&dev->copy_lock);
+    for (unsigned t = 1; t < dev->n_copiers; t++) pthread_join(dev->copy_thread[t], NULL);
+    pthread_cond_destroy(&dev->copy_go);
+    pthread_cond_destroy(&dev->copy_done);
+    pthread_mutex_destroy(&dev->copy_lock);
+}
+
+int vqx_device_open(VqxDevice **out, char *err, size_t len)
+{
+    int n = 0;
+    cudaError_t code = cudaGetDeviceCount(&n);
+    if (code != cudaSuccess || n == 0) {
+        snprintf(err, len, "backend cuda: no CUDA device (%s)",
+                 code != cudaSuccess ? cudaGetErrorString(code) : "none found");
+        return -ENODEV;
+    }
+    VqxDevice *dev = calloc(1, sizeof(*dev));
+    if (!dev) {
+        snprintf(err, len, "out of memory");
+        return -ENOMEM;
+    }
+    *out = dev;
+    int ret = vqx_cu_check(cudaSetDevice(0), "cudaSetDevice", err, len);
+    if (!ret) ret = vqx_cu_check(cudaStreamCreateWithFlags(&dev->compute, cudaStreamNonBlocking),
+                                 "cudaStreamCreate", err, len);
+    if (!ret) ret = vqx_cu_check(cudaStreamCreateWithFlags(&dev->upload, cudaStreamNonBlocking),
+                                 "cudaStreamCreate", err, len);
+    for (int s = 0; s < 2 && !ret; s++) {
+        ret = vqx_cu_check(cudaEventCreateWithFlags(&dev->uploaded[s], cudaEventDisableTiming),
+                           "cudaEventCreate", err, len);
+        if (!ret) ret = vqx_cu_check(cudaEventCreateWithFlags(&dev->done[s], cudaEventDisableTiming),
+                                     "cudaEventCreate", err, len);
+    }
+    if (ret) vqx_device_close(out);
+    return ret;
+}
+
+void vqx_device_close(VqxDevice **pdev)
+{
+    VqxDevice *dev = *pdev;
+    if (!dev) return;
+    stop_copiers(dev);
+    /* let work in flight end before its memory goes */
+    if (dev->compute) cudaStreamSynchronize(dev->compute);
+    if (dev->upload) cudaStreamSynchronize(dev->upload);
+    for (int s = 0; s < 2; s++) {
+        if (dev->graph[s]) cudaGraphExecDestroy(dev->graph[s]);
+        if (dev->uploaded[s]) cudaEventDestroy(dev->uploaded[s]);
+        if (dev->done[s]) cudaEventDestroy(dev->done[s]);
+        if (dev->t_begin[s]) cudaEventDestroy(dev->t_begin[s]);
+        if (dev->t_end[s]) cudaEventDestroy(dev->t_end[s]);
+        vqx_cu_host_free(dev->staging[s]);
+        vqx_cu_host_free(dev->result_host[s]);
+    }
+    for (unsigned i = 0; i < dev->n_allocs; i++) vqx_cu_free(dev->allocs[i]);
+    free(dev->allocs);
+    if (dev->compute) cudaStreamDestroy(dev->compute);
+    if (dev->upload) cudaStreamDestroy(dev->upload);
+    free(dev->members);
+    free(dev);
+    *pdev = NULL;
+}
+
+/* ---- for twins ---- */
+
+void vqx_device_use_planes(VqxDevice *dev, unsigned planes)
+{
+    dev->planes |= planes;
+}
+
+void vqx_device_result_bytes(VqxDevice *dev, size_t bytes)
+{
+    dev->setting_up->result_bytes = (bytes + 7) & ~(size_t)7;
+}
+
+static int device_alloc(VqxDevice *dev, size_t bytes, void **ptr)
+{
+    void **list = realloc(dev->allocs, (dev->n_allocs + 1) * sizeof(*list));
+    if (!list) {
+        snprintf(dev->error, sizeof(dev->error), "out of memory");
+        return -ENOMEM;
+    }
+    dev->allocs = list;
+    *ptr = NULL;
+    int ret = fail(dev, vqx_cu_malloc(ptr, bytes ? bytes : 1), "cudaMalloc");
+    if (ret) return ret;
+    dev->allocs[dev->n_allocs++] = *ptr;
+    return fail(dev, cudaMemset(*ptr, 0, bytes), "cudaMemset");
+}
+
+int vqx_device_alloc(VqxDevice *dev, size_t bytes, void **ptr, VqxSink *sink)
+{
+    const int ret = device_alloc(dev, bytes, ptr);
+    return ret ? vqx_fail(sink, ret, "%s", dev->error) : 0;
+}
+
+int vqx_device_upload_table(VqxDevice *dev, void *dst, const void *src, size_t bytes,
+                            VqxSink *sink)
+{
+    const int ret = fail(dev, cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice),
+                         "cudaMemcpy (table)");
+    return ret ? vqx_fail(sink, ret, "%s", dev->error) : 0;
+}
+
+int vqx_device_launched(VqxDevice *dev, int cuda_status, const char *what)
+{
+    return fail(dev, (cudaError_t)cuda_status, what);
+}
+
+/* ---- for the context ---- */
+
+int vqx_device_add(VqxDevice *dev, const VqxFeatureExtractor *fex, void *state,
+                   VqxSink *sink, const VqxFrameFormat *fmt)
+{
+    Member *m = realloc(dev->members, (dev->n_members + 1) * sizeof(*m));
+    if (!m) return vqx_fail(sink, -ENOMEM, "out of memory");
+    dev->members = m;
+    m = &m[dev->n_members];
+    *m = (Member){ .fex = fex, .state = state, .sink = sink,
+                   .temporal = fex->flags & VQX_FEX_TEMPORAL };
+    const unsigned planes_before = dev->planes;
+    dev->setting_up = m;
+    const int ret = fex->device_init(state, fmt, dev, sink);
+    dev->setting_up = NULL;
+    if (ret) {
+        dev->planes = planes_before;
+        return ret;
+    }
+    dev->n_members++;
+    dev->any_temporal |= m->temporal;
+    return 0;
+}
+
+bool vqx_device_has_members(const VqxDevice *dev)
+{
+    return dev && dev->n_members;
+}
+
+static int capture(VqxDevice *dev, unsigned s, const VqxFrameFormat *fmt)
+{
+    (void)fmt;
+    int ret = fail(dev, cudaStreamBeginCapture(dev->compute, cudaStreamCaptureModeThreadLocal),
+                   "cudaStreamBeginCapture");
+    if (ret) return ret;
+    ret = fail(dev, cudaMemsetAsync(dev->result_dev[s], 0, dev->result_size, dev->compute),
+               "cudaMemsetAsync");
+    for (unsigned i = 0; !ret && i < dev->n_members; i++) {
+        const Member *m = &dev->members[i];
+        VqxDeviceFrame f = { .stream = dev->compute, .parity = s,
+                             .result = dev->result_dev[s] + m->result_off };
+        for (unsigned p = 0; p < dev->n_planes; p++) {
+            f.ref[p] = dev->input[s] + dev->plane_off[0][p];
+            f.dis[p] = dev->input[s] + dev->plane_off[1][p];
+            f.pitch[p] = dev->row_bytes[p];
+        }
+        ret = m->fex->record(m->state, &f, dev);
+        if (ret && !dev->error[0])
+            snprintf(dev->error, sizeof(dev->error), "%s: cannot record its kernels", m->fex->name);
+    }
+    cudaGraph_t graph = NULL;
+    const int end = fail(dev, cudaStreamEndCapture(dev->compute, &graph), "cudaStreamEndCapture");
+    if (!ret) ret = end;
+    if (!ret) ret = fail(dev, cudaGraphInstantiate(&dev->graph[s], graph, 0), "cudaGraphInstantiate");
+    if (graph) cudaGraphDestroy(graph);
+    return ret;
+}
+
+int vqx_device_start(VqxDevice *dev, const VqxFrameFormat *fmt)
+{
+    const unsigned bps = fmt->bpc == 8 ? 1 : 2;
+    const unsigned ss_x = fmt->layout == VQX_PIX_420 || fmt->layout == VQX_PIX_422;
+    const unsigned ss_y = fmt->layout == VQX_PIX_420;
+    dev->n_planes = (dev->planes & VQX_DEVICE_CHROMA) && fmt->layout != VQX_PIX_400 ? 3 :
+                    dev->planes ? 1 : 0;
+    size_t off = 0;
+    for (unsigned pic = 0; pic < 2; pic++) {
+        for (unsigned p = 0; p < dev->n_planes; p++) {
+            const unsigned w = p ? (fmt->w + ss_x) >> ss_x : fmt->w;
+            dev->plane_h[p] = p ? (fmt->h + ss_y) >> ss_y : fmt->h;
+            dev->row_bytes[p] = (size_t)w * bps;
+            dev->plane_off[pic][p] = off;
+            off += (dev->row_bytes[p] * dev->plane_h[p] + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+        }
+    }
+    dev->frame_bytes = off;
+    size_t roff = 0;
+    for (unsigned i = 0; i < dev->n_members; i++) {
+        dev->members[i].result_off = roff;
+        roff += dev->members[i].result_bytes;
+    }
+    dev->result_size = roff ? roff : 8;
+
+    int ret = 0;
+    for (unsigned s = 0; s < 2 && !ret; s++) {
+        void *p;
+        if (dev->frame_bytes) {
+            ret = fail(dev, vqx_cu_host_alloc(&p, dev->frame_bytes), "cudaHostAlloc (staging)");
+            if (ret) break;
+            dev->staging[s] = p;
+            ret = device_alloc(dev, dev->frame_bytes, &p);
+            if (ret) break;
+            dev->input[s] = p;
+        }
+        ret = fail(dev, vqx_cu_host_alloc(&p, dev->result_size), "cudaHostAlloc (results)");
+        if (ret) break;
+        dev->result_host[s] = p;
+        ret = device_alloc(dev, dev->result_size, &p);
+        if (ret) break;
+        dev->result_dev[s] = p;
+    }
+    for (unsigned s = 0; s < 2 && !ret; s++) ret = capture(dev, s, fmt);
+    for (unsigned s = 0; s < 2 && !ret && dev->profile; s++) {
+        ret = fail(dev, cudaEventCreate(&dev->t_begin[s]), "cudaEventCreate");
+        if (!ret) ret = fail(dev, cudaEventCreate(&dev->t_end[s]), "cudaEventCreate");
+    }
+    if (!ret) start_copiers(dev);
+    /* the zeroing and tables of the set-up ran on the default stream */
+    if (!ret) ret = fail(dev, vqx_cu_device_sync(), "cudaDeviceSynchronize");
+    if (ret) dev->failed = true;
+    return ret;
+}
+
+/* Waits for the frame in block s and hands its results to the twins. */
+static int finish(VqxDevice *dev, unsigned s)
+{
+    Slot *sl = &dev->slot[s];
+    if (!sl->busy) return 0;
+    sl->busy = false;
+    int ret = fail(dev, vqx_cu_event_sync(dev->done[s]), "frame results");
+    if (ret) return ret;
+    if (dev->profile) {
+        float ms = 0;
+        ret = fail(dev, cudaEventElapsedTime(&ms, dev->t_begin[s], dev->t_end[s]), "cudaEventElapsedTime");
+        if (ret) return ret;
+        dev->gpu_ms += ms;
+        dev->gpu_frames++;
+    }
+    for (unsigned i = 0; i < dev->n_members; i++) {
+        const Member *m = &dev->members[i];
+        if (!m->temporal && !sl->sampled) continue;
+        ret = m->fex->collect(m->state, dev->result_host[s] + m->result_off, sl->index, m->sink);
+        if (ret) {
+            snprintf(dev->error, sizeof(dev->error), "%s: frame %u: cannot store its results",
+                     m->fex->name, sl->index);
+            dev->failed = true;
+            return ret;
+        }
+    }
+    dev->collected = sl->index + 1;
+    return 0;
+}
+
+int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *dis,
+                     unsigned index, bool sampled)
+{
+    if (dev->failed) return -EIO;
+    if (!sampled && !dev->any_temporal) {
+        if (!dev->slot[0].busy && !dev->slot[1].busy) dev->collected = index + 1;
+        return 0;
+    }
+    const unsigned s = dev->n_launched % 2;
+    int ret = finish(dev, s);
+    if (ret) return ret;
+
+    if (dev->frame_bytes) {
+        copy_frame(dev, dev->staging[s], ref, dis);
+        ret = fail(dev, vqx_cu_upload(dev->input[s], dev->staging[s], dev->frame_bytes, dev->upload),
+                   "upload");
+        if (!ret) ret = fail(dev, cudaEventRecord(dev->uploaded[s], dev->upload), "cudaEventRecord");
+        if (!ret) ret = fail(dev, cudaStreamWaitEvent(dev->compute, dev->uploaded[s], 0),
+                             "cudaStreamWaitEvent");
+    }
+    if (!ret && dev->profile) ret = fail(dev, cudaEventRecord(dev->t_begin[s], dev->compute), "cudaEventRecord");
+    if (!ret) ret = fail(dev, vqx_cu_graph_launch(dev->graph[s], dev->compute), "cudaGraphLaunch");
+    if (!ret && dev->profile) ret = fail(dev, cudaEventRecord(dev->t_end[s], dev->compute), "cudaEventRecord");
+    if (!ret) ret = fail(dev, vqx_cu_readback(dev->result_host[s], dev->result_dev[s],
+                                              dev->result_size, dev->compute), "read-back");
+    if (!ret) ret = fail(dev, cudaEventRecord(dev->done[s], dev->compute), "cudaEventRecord");
+    if (ret) {
+        char msg[ERR_LEN + 32];
+        snprintf(msg, sizeof(msg), "frame %u: %s", index, dev->error);
+        memcpy(dev->error, msg, sizeof(dev->error) - 1); /* may truncate */
+        return ret;
+    }
+    dev->slot[s] = (Slot){ .busy = true, .sampled = sampled, .index = index };
+    dev->n_launched++;
+    return 0;
+}
+
+int vqx_device_drain(VqxDevice *dev)
+{
+    if (dev->failed) return -EIO;
+    const unsigned s = dev->n_launched % 2; /* the older block, if both are busy */
+    int ret = finish(dev, s);
+    if (!ret) ret = finish(dev, 1 - s);
+    return ret;
+}
+
+unsigned vqx_device_collected(const VqxDevice *dev)
+{
+    return dev->collected;
+}
+
+void vqx_device_profile(VqxDevice *dev, bool on)
+{
+    dev->profile = on;
+}
+
+double vqx_device_gpu_ms(const VqxDevice *dev, unsigned *frames)
+{
+    *frames = dev->gpu_frames;
+    return dev->gpu_ms;
+}

@@ -1,0 +1,68 @@
+/*
+ * The CUDA backend: one device stream per context, fed in frame order from
+ * the sending thread.
+ *
+ * Per stream geometry (once): every twin's device_init, then the planes the
+ * twins read are laid out in one packed block, and two pinned staging
+ * blocks, two device input blocks and two result blocks are allocated; the
+ * twins' kernels are captured into one graph per input block.
+ * Per frame: the pictures are copied into the free staging block, uploaded
+ * with one copy on the upload stream, and the graph of that block is
+ * launched on the compute stream behind the upload, followed by one
+ * read-back of the result block. The host waits only when it reuses a block
+ * two frames later, and then hands the read-back results to the twins'
+ * collect, so the upload of frame n + 1 overlaps the compute of frame n.
+ */
+#ifndef VQX_CUDA_DEVICE_H
+#define VQX_CUDA_DEVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "feature/extractor.h"
+
+/* ---- for twins, during device_init ---- */
+
+enum { VQX_DEVICE_LUMA = 1, VQX_DEVICE_CHROMA = 2 };
+
+/* The planes of both pictures the twin reads. */
+void vqx_device_use_planes(VqxDevice *dev, unsigned planes);
+/* Bytes of the per-frame result block the twin writes (8-byte aligned). */
+void vqx_device_result_bytes(VqxDevice *dev, size_t bytes);
+/* Device memory owned by the backend, zeroed, freed at its close. */
+int vqx_device_alloc(VqxDevice *dev, size_t bytes, void **ptr, VqxSink *sink);
+/* A constant table copied to the device once. */
+int vqx_device_upload_table(VqxDevice *dev, void *dst, const void *src, size_t bytes,
+                            VqxSink *sink);
+
+/* ---- for twins, during record: a launch's CUDA status (a cudaError_t) ---- */
+int vqx_device_launched(VqxDevice *dev, int cuda_status, const char *what);
+
+/* ---- for the context ---- */
+
+/* Picks the device; fails with a message when there is none. */
+int vqx_device_open(VqxDevice **dev, char *err, size_t len);
+void vqx_device_close(VqxDevice **dev);
+/* Runs the twin's device_init and adds it to the chain; returns its error
+ * (its reason is in the sink). */
+int vqx_device_add(VqxDevice *dev, const VqxFeatureExtractor *fex, void *state,
+                   VqxSink *sink, const VqxFrameFormat *fmt);
+bool vqx_device_has_members(const VqxDevice *dev);
+/* Allocates the blocks and captures the chain. */
+int vqx_device_start(VqxDevice *dev, const VqxFrameFormat *fmt);
+/* Frame `index`: collects the frame sent two before, then uploads and
+ * launches this one. `sampled` false: only temporal twins score it. */
+int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *dis,
+                     unsigned index, bool sampled);
+/* Collects every frame in flight. */
+int vqx_device_drain(VqxDevice *dev);
+/* Frames below this have been collected. */
+unsigned vqx_device_collected(const VqxDevice *dev);
+/* Benchmark: time the chain of every frame on the device (call before the
+ * first frame); the total in milliseconds and the frames timed. */
+void vqx_device_profile(VqxDevice *dev, bool on);
+double vqx_device_gpu_ms(const VqxDevice *dev, unsigned *frames);
+/* The message of the last failure. */
+const char *vqx_device_error(const VqxDevice *dev);
+
+#endif

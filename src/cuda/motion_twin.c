@@ -1,0 +1,66 @@
+/* The CUDA twin of motion: the device computes each frame's SAD against its
+ * own copy of the earlier luma; the host turns it into scores with
+ * motion.c's own statements, frames in order. */
+#include <stdint.h>
+
+#include "cuda/device.h"
+#include "cuda/kernels.h"
+#include "feature/motion.h"
+
+typedef struct MotionTwin {
+    MotionState cpu; /* first: the options live there */
+    void *history[2];   /* luma of frame n - depth, slot n % depth */
+    uint32_t *row_sums;
+} MotionTwin;
+
+static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, VqxSink *sink)
+{
+    MotionTwin *t = priv;
+    int ret = vqx_motion_setup(&t->cpu, fmt, sink);
+    if (ret) return ret;
+    vqx_device_result_bytes(dev, sizeof(uint64_t));
+    if (t->cpu.force_zero) return 0;
+    vqx_device_use_planes(dev, VQX_DEVICE_LUMA);
+    for (unsigned d = 0; d < t->cpu.depth && !ret; d++)
+        ret = vqx_device_alloc(dev, t->cpu.row_bytes * t->cpu.h, &t->history[d], sink);
+    if (!ret) ret = vqx_device_alloc(dev, t->cpu.h * sizeof(uint32_t), (void **)&t->row_sums, sink);
+    return ret;
+}
+
+/* The chain of parity p holds the frames n with n % 2 == p: every frame
+ * comes (motion is temporal), so with a depth of 2 its history slot is p. */
+static int record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
+{
+    MotionTwin *t = priv;
+    if (t->cpu.force_zero) return 0;
+    void *past = t->history[t->cpu.depth == 2 ? f->parity : 0];
+    const unsigned bps = t->cpu.bpc == 8 ? 1 : 2;
+    int ret = vqx_device_launched(dev, vqx_cuda_motion_sad(
+        past, f->ref[0], f->pitch[0] / bps, t->cpu.w, t->cpu.h, t->cpu.bpc, t->row_sums,
+        f->result, f->stream), "motion");
+    if (!ret) ret = vqx_device_launched(dev, vqx_cuda_copy(past, f->ref[0],
+        t->cpu.row_bytes * t->cpu.h, f->stream), "motion history");
+    return ret;
+}
+
+static int collect(void *priv, const void *result, unsigned frame, VqxSink *sink)
+{
+    MotionTwin *t = priv;
+    const uint64_t sad = *(const uint64_t *)result;
+    const double score = t->cpu.force_zero || frame < vqx_motion_first_scored(&t->cpu) ? 0.0 :
+                         vqx_motion_sad_score(&t->cpu, sad);
+    return vqx_motion_emit(&t->cpu, frame, score, sink);
+}
+
+const VqxFeatureExtractor vqx_fex_motion_cuda = {
+    .name = "motion",
+    .backend = VQX_BACKEND_CUDA,
+    .flags = VQX_FEX_TEMPORAL,
+    .keys = vqx_motion_keys,
+    .options = vqx_motion_options,
+    .state_size = sizeof(MotionTwin),
+    .flush = vqx_motion_flush,
+    .device_init = device_init,
+    .record = record,
+    .collect = collect,
+};

@@ -1,0 +1,79 @@
+/*
+ * The integer ADM's state and the steps its CPU extractor (adm.c) shares
+ * with its device twins: setup of the per-level constants, the 3-norms from
+ * the integer sums, and the scores from the per-level norms.
+ */
+#ifndef VQX_FEATURE_ADM_FIXED_H
+#define VQX_FEATURE_ADM_FIXED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "feature/adm.h"
+#include "feature/extractor.h"
+
+/* Per-level constants, fixed at init. */
+typedef struct AdmLevel {
+    int w, h;                 /* band size */
+    AdmRegion roi, grown;     /* scored region; what its 3x3 window reads */
+    float weight[3];          /* CSF weight of the h, v, d bands */
+    uint32_t q_weight[3];     /* weight in fixed point: Q21, Q21, Q23 (level 0), Q32 */
+    float noise;              /* noise floor added to each band's 3-norm */
+    unsigned cube_shift[3];   /* masked energy: rounding shifts of x^3 per column */
+    unsigned row_shift;       /*   and of each row's sum */
+    unsigned ref_cube_shift;  /* reference 3-norm: rounding shifts of x^3 (levels 1-3) */
+    unsigned ref_row_shift;   /*   and of each row's sum */
+} AdmLevel;
+
+typedef struct AdmState {
+    bool debug;
+    bool skip_aim;
+    bool skip_scale0;
+    double csf_scale;
+    double csf_diag_scale;
+    double dlm_weight;
+    double gain_limit;
+    double view_dist;
+    double noise_weight;
+    double min_val;
+    int display_height;
+    int csf_mode;
+
+    int w, h;
+    unsigned bpc;
+    float cos_1deg_sq;
+    AdmLevel level[ADM_SCALES];
+
+    ptrdiff_t stride;           /* elements per band row */
+    int32_t *ref_a, *dis_a;     /* approximation band, overwritten level by level */
+    int32_t *ref_band[3], *dis_band[3];
+    int32_t *restored[3], *additive[3];
+    int16_t *pix_rows[4];       /* level 0 input rows, centred */
+    int pix_row_of[4];
+    int16_t *lo16, *hi16;       /* one row after the vertical pass, 1 slot of margin: */
+    int32_t *lo, *hi;           /*   level 0, levels 1 to 3 */
+    int32_t *mask_sum[3], *mask_hsum[3], *mask_centre[3]; /* ring of masking rows */
+    int mask_row_of[3];
+    int32_t *thr_row;           /* masking threshold of one row */
+    int32_t *recip;             /* 2^30 / i, i in [0, 32768] */
+    void *mem;
+} AdmState;
+
+extern const char *const vqx_adm_keys[];
+extern const VqxOption vqx_adm_options[];
+
+/* Checks the geometry and options and sets every per-level constant;
+ * allocates nothing. */
+int vqx_adm_setup(AdmState *s, const VqxFrameFormat *fmt, VqxSink *sink);
+/* Denominator of a level from its integer sums (h, v, d). */
+float vqx_adm_reference_norm(const AdmState *s, int scale, const uint64_t accum[3]);
+/* Masked 3-norm of a level from its integer sums (h, v, d), plus noise. */
+float vqx_adm_masked_norm(const AdmState *s, int scale, const int64_t accum[3], float noise);
+/* Emits a frame's scores from every level's numerator, denominator and AIM
+ * numerator. */
+int vqx_adm_emit(const AdmState *s, const float scale_num[ADM_SCALES],
+                 const float scale_den[ADM_SCALES], const float scale_aim[ADM_SCALES],
+                 unsigned frame, VqxSink *sink);
+
+#endif

@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""Parity of the CUDA twins with the CPU extractors, at zero difference.
+
+Runs the vqx CLI twice on each input, with --backend cpu and with
+--backend cuda --strict_backend (every feature on its twin, or failure), at
+--precision max, and compares every per-frame value, every pooled value and
+every aggregate as doubles (NaN equal to NaN). Inputs: every clip pair of
+../shared (unpacked into a cache folder), and generated ones: full-range
+random planes at 8, 10, 12 and 16 bits, noisy copies, flat planes, every
+chroma format, odd sizes, the smallest frames each feature accepts, and
+3840x2160. Each input runs with every twin at default options (VMAF's model
+included) and with their other options.
+
+Prints one line per run and a table; exits 0 when nothing differs, 1 on
+any difference, 77 (meson's skip) without a CUDA device.
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from golden import unpack, raw_args  # noqa: E402
+
+DEFAULTS = ["psnr=enable_mse=true:enable_apsnr=true", "motion=debug=true", "vif=debug=true",
+            "adm=debug=true"]
+OPTIONS = [
+    "psnr=enable_chroma=false:reduced_hbd_peak=true:min_sse=0.5",
+    "motion=motion_five_frame_window=true:motion_moving_average=true:motion_max_val=18"
+    ":motion_blend_factor=0.5:motion_blend_offset=3:motion_fps_weight=2",
+    "motion=motion_force_zero=true",
+    "vif=vif_enhn_gain_limit=1.0:vif_skip_scale0=true",
+    "adm=adm_csf_mode=1:adm_csf_scale=2:adm_csf_diag_scale=0.5",
+    "adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_min_val=0.5"
+    ":adm_noise_weight=0.02",
+    "adm=adm_csf_mode=3:adm_norm_view_dist=5",
+    "adm=adm_skip_aim=true:adm_skip_scale0=true:adm_ref_display_height=2160",
+]
+SETS = {"defaults": (DEFAULTS, ["version=vmaf_v0.6.1"]), "options": (OPTIONS, [])}
+
+
+def same(a, b):
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        if math.isnan(a) and math.isnan(b):
+            return True
+        return a == b and math.copysign(1, a) == math.copysign(1, b)
+    return a == b
+
+
+def run_vqx(vqx, inp, features, models, backend, extra, out):
+    cmd = [vqx] + inp + ["--json", "--precision", "max", "-o", out, "-q"] + extra
+    for f in features:
+        cmd += ["--feature", f]
+    for m in models:
+        cmd += ["-m", m]
+    if not models:
+        cmd.append("-n")
+    if backend == "cuda":
+        cmd += ["--backend", "cuda", "--strict_backend"]
+    else:
+        cmd += ["--threads", str(min(os.cpu_count() or 1, 16))]
+    t0 = time.time()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    return proc, cmd, time.time() - t0
+
+
+def compare(cpu, gpu):
+    """(values compared, differences, first difference)"""
+    n = diff = 0
+    first = ""
+    if len(cpu["frames"]) != len(gpu["frames"]):
+        return 0, 1, f"{len(cpu['frames'])} frames on the cpu, {len(gpu['frames'])} on cuda"
+    for fc, fg in zip(cpu["frames"], gpu["frames"]):
+        mc, mg = fc["metrics"], fg["metrics"]
+        for key in sorted(set(mc) | set(mg)):
+            n += 1
+            if not same(mc.get(key, "absent"), mg.get(key, "absent")):
+                diff += 1
+                first = first or f"frame {fc['frameNum']} {key}: cpu {mc.get(key)!r} cuda {mg.get(key)!r}"
+    for section in ("pooled_metrics", "aggregate_metrics"):
+        flat_c = json.dumps(cpu[section], sort_keys=True)
+        flat_g = json.dumps(gpu[section], sort_keys=True)
+        n += 1
+        if flat_c != flat_g:
+            diff += 1
+            first = first or f"{section} differ"
+    for name, backend in gpu.get("backends", {}).items():
+        if backend != "cuda":
+            diff += 1
+            first = first or f"{name} ran on {backend}"
+    return n, diff, first
+
+
+# ---- generated inputs ----
+
+def samples(n, bpc, kind, seed_bytes=None):
+    """n samples as bytes: random full range, flat, or given."""
+    bps = 1 if bpc == 8 else 2
+    if kind == "random":
+        b = bytearray(os.urandom(n * bps))
+        if bps == 2 and bpc < 16:
+            mask = (1 << (bpc - 8)) - 1
+            b[1::2] = b[1::2].translate(bytes(i & mask for i in range(256)))
+        return bytes(b)
+    value = kind
+    return value.to_bytes(bps, "little") * n
+
+
+def noisy(data, bpc):
+    """data with the two low bits of every sample flipped at random."""
+    bps = 1 if bpc == 8 else 2
+    noise = bytearray(os.urandom(len(data)))
+    noise = noise.translate(bytes(i & 3 for i in range(256)))
+    if bps == 2:
+        noise[1::2] = bytes(len(noise) // 2)
+    x = int.from_bytes(data, "little") ^ int.from_bytes(noise, "little")
+    return x.to_bytes(len(data), "little")
+
+
+def plane_sizes(w, h, fmt):
+    if fmt == "400":
+        return [(w, h)]
+    cw = (w + 1) // 2 if fmt in ("420", "422") else w
+    ch = (h + 1) // 2 if fmt == "420" else h
+    return [(w, h), (cw, ch), (cw, ch)]
+
+
+def write_clip(path, w, h, fmt, bpc, frames, kind):
+    """kind: 'random', 'noisy' (the reference at path.ref, plus noise), or a flat value"""
+    with open(path, "wb") as f:
+        ref = open(path[:-len(".dis.yuv")] + ".ref.yuv", "rb") if kind == "noisy" else None
+        for _ in range(frames):
+            for pw, ph in plane_sizes(w, h, fmt):
+                n = pw * ph
+                if ref:
+                    f.write(noisy(ref.read(n * (1 if bpc == 8 else 2)), bpc))
+                else:
+                    f.write(samples(n, bpc, kind))
+        if ref:
+            ref.close()
+
+
+GENERATED = [
+    # name, w, h, fmt, bpc, frames, ref kind, dis kind, feature sets (None: both)
+    ("random 8-bit", 176, 144, "420", 8, 5, "random", "random", None),
+    ("random 10-bit", 176, 144, "420", 10, 5, "random", "random", None),
+    ("random 12-bit", 176, 144, "420", 12, 5, "random", "random", None),
+    ("random 16-bit", 176, 144, "420", 16, 5, "random", "random", None),
+    ("noisy 8-bit", 176, 144, "420", 8, 5, "random", "noisy", None),
+    ("noisy 10-bit 4:2:2 odd", 101, 67, "422", 10, 5, "random", "noisy", None),
+    ("noisy 12-bit 4:4:4 odd", 97, 53, "444", 12, 4, "random", "noisy", None),
+    ("noisy 16-bit 4:0:0", 80, 60, "400", 16, 4, "random", "noisy", None),
+    ("random 8-bit 4:2:0 odd", 65, 49, "420", 8, 4, "random", "random", None),
+    ("flat equal 8-bit", 64, 48, "420", 8, 3, 128, 128, None),
+    ("flat 0 vs max 10-bit", 64, 48, "420", 10, 3, 0, 1023, None),
+    ("flat 0 vs max 16-bit", 64, 48, "444", 16, 3, 0, 65535, None),
+    ("smallest for adm 33x33", 33, 33, "420", 8, 4, "random", "noisy", None),
+    ("smallest for vif 16x16", 16, 16, "420", 10, 4, "random", "noisy", "small16"),
+    ("smallest for motion 3x3", 3, 3, "420", 8, 4, "random", "random", "small3"),
+    ("3840x2160 8-bit", 3840, 2160, "420", 8, 4, "random", "noisy", None),
+    ("3840x2160 10-bit", 3840, 2160, "420", 10, 3, "random", "noisy", "defaults"),
+]
+SMALL = {"small16": (["psnr=enable_mse=true", "motion=debug=true", "vif=debug=true"], []),
+         "small3": (["psnr=enable_mse=true", "motion=debug=true",
+                     "motion=motion_five_frame_window=true"], [])}
+
+
+def device_present(vqx, tmp):
+    path = os.path.join(tmp, "probe.yuv")
+    with open(path, "wb") as f:
+        f.write(bytes(16 * 16 * 3 // 2))
+    proc = subprocess.run([vqx, "-r", path, "-d", path, "-w", "16", "-h", "16", "-p", "420",
+                           "-b", "8", "-n", "--feature", "psnr", "--backend", "cuda", "-q"],
+                          capture_output=True, text=True)
+    return proc.returncode == 0, proc.stderr.strip()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--vqx", required=True)
+    ap.add_argument("--shared", required=True)
+    ap.add_argument("--cache", required=True)
+    ap.add_argument("--tmp", default=tempfile.gettempdir())
+    ap.add_argument("--only", default="", help="run only inputs whose name contains this")
+    args = ap.parse_args()
+
+    tmp = tempfile.mkdtemp(dir=args.tmp, prefix="vqx-parity-")
+    ok, why = device_present(args.vqx, tmp)
+    if not ok:
+        print(f"SKIP: no CUDA device ({why})")
+        return 77
+
+    inputs = []  # (name, argv, sets)
+    manifest_path = os.path.join(args.shared, "golden", "MANIFEST.json")
+    if os.path.exists(manifest_path):
+        manifest = json.load(open(manifest_path))
+        for pair in manifest["pairs"]:
+            sha = pair["sha256"]
+            ref = unpack(args.shared, args.cache, pair["ref"], sha[pair["ref"]])
+            dis = unpack(args.shared, args.cache, pair["dis"], sha[pair["dis"]])
+            inputs.append((pair["id"], ["-r", ref, "-d", dis] + raw_args(pair), None))
+    else:
+        print(f"note: {args.shared} not found: clips not compared")
+    for name, w, h, fmt, bpc, frames, rk, dk, sets in GENERATED:
+        if args.only and args.only not in name:
+            continue
+        base = os.path.join(tmp, name.replace(" ", "_").replace(":", ""))
+        write_clip(base + ".ref.yuv", w, h, fmt, bpc, frames, rk)
+        write_clip(base + ".dis.yuv", w, h, fmt, bpc, frames, dk)
+        argv = ["-r", base + ".ref.yuv", "-d", base + ".dis.yuv", "-w", str(w), "-h", str(h),
+                "-p", fmt, "-b", str(bpc)]
+        inputs.append((name, argv, sets))
+
+    rows, total_n, total_diff, failures = [], 0, 0, 0
+    for name, argv, sets in inputs:
+        if args.only and args.only not in name:
+            continue
+        if sets in SMALL:
+            runs = {sets: SMALL[sets]}
+        elif sets:
+            runs = {sets: SETS[sets]}
+        else:
+            runs = dict(SETS)
+        variants = [(k, v, []) for k, v in runs.items()]
+        if "defaults" in runs and name.startswith("nf_src01_q_"):
+            variants.append(("defaults subsample 3", runs["defaults"], ["--subsample", "3"]))
+        for set_name, (features, models), extra in variants:
+            out = {}
+            for backend in ("cpu", "cuda"):
+                path = os.path.join(tmp, f"out-{backend}.json")
+                proc, cmd, secs = run_vqx(args.vqx, argv, features, models, backend, extra, path)
+                if proc.returncode != 0:
+                    out[backend] = None
+                    print(f"FAIL {name} [{set_name}] {backend}: exit {proc.returncode}: "
+                          f"{proc.stderr.strip()}\n  {' '.join(cmd)}")
+                    break
+                out[backend] = json.load(open(path))
+            if not out.get("cpu") or not out.get("cuda"):
+                failures += 1
+                rows.append((name, set_name, 0, 0, "run failed"))
+                continue
+            n, diff, first = compare(out["cpu"], out["cuda"])
+            total_n += n
+            total_diff += diff
+            failures += diff > 0
+            frames = len(out["cpu"]["frames"])
+            rows.append((name, set_name, frames, n, diff))
+            print(f"{'FAIL' if diff else 'ok  '} {name} [{set_name}]: {frames} frames, {n} values, "
+                  f"{diff} differ{': ' + first if first else ''}", flush=True)
+
+    print()
+    print("| input | features | frames | values compared | differences |")
+    print("|---|---|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {r[4]} |")
+    print(f"\n{total_n} values compared, {total_diff} differ, {failures} failing runs")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,150 @@
+/*
+ * Residency of the CUDA backend: over a run of frames, the counting wrapper
+ * of the CUDA calls must see one upload and one read-back per frame, one
+ * host wait per frame (on the frame sent two before), one graph launch per
+ * frame and no allocation after the first frame; the upload carries only
+ * the planes the twins read. The scores must equal the CPU backend's.
+ * Exits 77 (meson's skip) without a CUDA device.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/counters.h"
+#include "vqx/vqx.h"
+
+static unsigned n_pass, n_fail;
+
+#define CHECK(cond, ...) do { \
+    if (cond) n_pass++; \
+    else { n_fail++; fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+           fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); } \
+} while (0)
+
+#define W 96
+#define H 64
+#define FRAMES 24
+
+static uint32_t rng = 12345;
+
+static unsigned next_random(void)
+{
+    rng = rng * 1664525u + 1013904223u;
+    return rng >> 16;
+}
+
+static int make_picture(VqxPicture *pic, unsigned frame, int distorted)
+{
+    int ret = vqx_picture_alloc(pic, VQX_PIX_420, 10, W, H);
+    if (ret) return ret;
+    for (unsigned p = 0; p < 3; p++)
+        for (unsigned y = 0; y < pic->h[p]; y++) {
+            uint16_t *row = (uint16_t *)((uint8_t *)pic->data[p] + y * pic->stride[p]);
+            for (unsigned x = 0; x < pic->w[p]; x++) {
+                const unsigned base = (x * 7 + y * 3 + frame * 5) & 1023;
+                row[x] = (uint16_t)(distorted ? (base + next_random() % 9) & 1023 : base);
+            }
+        }
+    return 0;
+}
+
+typedef struct Run {
+    VqxContext *ctx;
+    VqxCudaCounters after_start, before_last, after_flush;
+} Run;
+
+/* features: the twins of VMAF; with_chroma adds psnr, which reads chroma */
+static int run(enum VqxBackend backend, int with_chroma, Run *r)
+{
+    VqxSettings s;
+    vqx_default_settings(&s);
+    s.backend = backend;
+    s.strict_backend = 1;
+    int ret = vqx_open(&r->ctx, &s);
+    if (ret) return ret;
+    if ((ret = vqx_use_model(r->ctx, "version=vmaf_v0.6.1"))) return ret;
+    if (with_chroma && (ret = vqx_use_feature(r->ctx, "psnr", "enable_mse=true"))) return ret;
+    rng = 12345;
+    for (unsigned n = 0; n < FRAMES; n++) {
+        VqxPicture ref, dis;
+        if ((ret = make_picture(&ref, n, 0)) || (ret = make_picture(&dis, n, 1))) return ret;
+        if ((ret = vqx_send_pictures(r->ctx, &ref, &dis))) return ret;
+        if (n == 1) vqx_cuda_counters(&r->after_start);
+        if (n == FRAMES - 1) vqx_cuda_counters(&r->before_last);
+    }
+    ret = vqx_flush(r->ctx);
+    vqx_cuda_counters(&r->after_flush);
+    return ret;
+}
+
+static void check_residency(const Run *r, size_t frame_bytes, const char *what)
+{
+    const VqxCudaCounters *a = &r->after_start, *b = &r->before_last, *c = &r->after_flush;
+    const uint64_t frames = FRAMES - 2; /* sent between the two readings */
+    printf("%s: over %u frames: %llu uploads (%llu bytes), %llu read-backs, %llu syncs, "
+           "%llu graph launches, %llu allocations\n", what, (unsigned)frames,
+           (unsigned long long)(b->uploads - a->uploads),
+           (unsigned long long)(b->upload_bytes - a->upload_bytes),
+           (unsigned long long)(b->readbacks - a->readbacks),
+           (unsigned long long)(b->syncs - a->syncs),
+           (unsigned long long)(b->graph_launches - a->graph_launches),
+           (unsigned long long)(b->allocations - a->allocations));
+    CHECK(b->uploads - a->uploads == frames, "%s: uploads", what);
+    CHECK(b->upload_bytes - a->upload_bytes == frames * frame_bytes, "%s: upload bytes", what);
+    CHECK(b->readbacks - a->readbacks == frames, "%s: read-backs", what);
+    CHECK(b->syncs - a->syncs == frames, "%s: one wait per frame", what);
+    CHECK(b->graph_launches - a->graph_launches == frames, "%s: one graph per frame", what);
+    CHECK(b->allocations == a->allocations && c->allocations == a->allocations,
+          "%s: no allocation per frame", what);
+    CHECK(c->uploads == b->uploads && c->readbacks == b->readbacks, "%s: flush moves nothing", what);
+    CHECK(c->syncs - b->syncs == 2, "%s: flush waits for the last two frames", what);
+}
+
+static void check_equal(const Run *gpu, const Run *cpu, const char *what)
+{
+    unsigned compared = 0, differ = 0;
+    for (unsigned k = 0; k < vqx_key_count(cpu->ctx); k++) {
+        const char *key = vqx_key_name(cpu->ctx, k);
+        for (unsigned n = 0; n < FRAMES; n++) {
+            double a, b;
+            const int ra = vqx_score_at(cpu->ctx, key, n, &a);
+            const int rb = vqx_score_at(gpu->ctx, key, n, &b);
+            if (ra && rb) continue;
+            compared++;
+            if (ra != rb || memcmp(&a, &b, sizeof(a))) {
+                if (differ++ < 5) fprintf(stderr, "%s: %s[%u]: cpu %.17g cuda %.17g\n", what, key, n, a, b);
+            }
+        }
+    }
+    CHECK(compared > 0 && differ == 0, "%s: %u of %u values differ", what, differ, compared);
+}
+
+int main(void)
+{
+    Run gpu = { 0 }, cpu = { 0 };
+    int ret = run(VQX_BACKEND_CUDA, 0, &gpu);
+    if (ret == -ENODEV || ret == -ENOTSUP) {
+        printf("SKIP: no CUDA device (%s)\n", vqx_last_error(gpu.ctx));
+        vqx_close(&gpu.ctx);
+        return 77;
+    }
+    CHECK(!ret, "cuda run: %s", vqx_last_error(gpu.ctx));
+    CHECK(!run(VQX_BACKEND_CPU, 0, &cpu), "cpu run: %s", vqx_last_error(cpu.ctx));
+    check_residency(&gpu, 2 * (size_t)W * H * 2, "vmaf (luma only)");
+    check_equal(&gpu, &cpu, "vmaf");
+    vqx_close(&gpu.ctx);
+    vqx_close(&cpu.ctx);
+
+    CHECK(!run(VQX_BACKEND_CUDA, 1, &gpu), "cuda run: %s", vqx_last_error(gpu.ctx));
+    CHECK(!run(VQX_BACKEND_CPU, 1, &cpu), "cpu run: %s", vqx_last_error(cpu.ctx));
+    const size_t chroma = (size_t)((W + 1) / 2) * ((H + 1) / 2) * 2;
+    check_residency(&gpu, 2 * ((size_t)W * H * 2 + 2 * chroma), "vmaf + psnr (luma and chroma)");
+    check_equal(&gpu, &cpu, "vmaf + psnr");
+    vqx_close(&gpu.ctx);
+    vqx_close(&cpu.ctx);
+
+    printf("%u passed, %u failed\n", n_pass, n_fail);
+    return n_fail ? 1 : 0;
+}
