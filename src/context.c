@@ -26,6 +26,7 @@
 #include "feature/registry.h"
 #include "model/model.h"
 #include "options.h"
+#include "picture.h"
 
 #define ERR_LEN 512
 #define KEY_LEN 256
@@ -103,6 +104,12 @@ struct VqxContext {
     unsigned n_workers;
     bool shutdown;
     unsigned frames_done;     /* every frame below this has no task left */
+
+    /* Buffers of retired pictures, reused by vqx_picture_alloc_from: a
+     * stream's pictures then stop costing a fresh allocation (and its page
+     * faults) every frame. */
+    struct { void *buf; size_t size; } *spare;
+    unsigned n_spare, cap_spare;
 };
 
 static int set_error(VqxContext *ctx, int err, const char *fmt, ...)
@@ -412,13 +419,48 @@ static bool frame_sampled(const VqxContext *ctx, unsigned index)
     return ctx->settings.subsample <= 1 || index % ctx->settings.subsample == 0;
 }
 
+/* Keep a retired picture's buffer for reuse; called with ctx->lock held. */
+static void recycle_picture(VqxContext *ctx, VqxPicture *pic)
+{
+    if (pic->buf && ctx->n_spare < ctx->cap_spare) {
+        VqxPicture shape;
+        ctx->spare[ctx->n_spare].size = vqx_picture_layout(&shape, pic->layout, pic->bpc, pic->w[0], pic->h[0]);
+        ctx->spare[ctx->n_spare++].buf = pic->buf;
+        pic->buf = NULL;
+    }
+    vqx_picture_free(pic);
+}
+
+int vqx_picture_alloc_from(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout layout,
+                           unsigned bpc, unsigned w, unsigned h)
+{
+    if (!ctx || !pic) return -EINVAL;
+    const size_t size = vqx_picture_layout(pic, layout, bpc, w, h);
+    if (!size) return -EINVAL;
+    void *buf = NULL;
+    pthread_mutex_lock(&ctx->lock);
+    for (unsigned i = 0; i < ctx->n_spare; i++) {
+        if (ctx->spare[i].size == size) {
+            buf = ctx->spare[i].buf;
+            ctx->spare[i] = ctx->spare[--ctx->n_spare];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    if (buf) {
+        vqx_picture_place(pic, buf);
+        return 0;
+    }
+    return vqx_picture_alloc(pic, layout, bpc, w, h);
+}
+
 static void retire_frames(VqxContext *ctx)
 {
     while (ctx->frames_done < ctx->n_sent) {
         Frame *fr = inflight_frame(ctx, ctx->frames_done);
         if (!fr || fr->pending) break;
-        vqx_picture_free(&fr->ref);
-        vqx_picture_free(&fr->dis);
+        recycle_picture(ctx, &fr->ref);
+        recycle_picture(ctx, &fr->dis);
         fr->in_use = false;
         ctx->n_inflight--;
         ctx->frames_done++;
@@ -529,7 +571,9 @@ int vqx_open(VqxContext **out, const VqxSettings *s)
     ctx->n_workers = ctx->settings.n_threads;
     ctx->max_inflight = ctx->n_workers ? 2 * ctx->n_workers + 2 : 1;
     ctx->frames = calloc(ctx->max_inflight, sizeof(*ctx->frames));
-    if (!ctx->frames) return set_error(ctx, -ENOMEM, "out of memory");
+    ctx->cap_spare = 2 * ctx->max_inflight + 2;
+    ctx->spare = calloc(ctx->cap_spare, sizeof(*ctx->spare));
+    if (!ctx->frames || !ctx->spare) return set_error(ctx, -ENOMEM, "out of memory");
     if (ctx->n_workers) {
         ctx->workers = calloc(ctx->n_workers, sizeof(*ctx->workers));
         if (!ctx->workers) return set_error(ctx, -ENOMEM, "out of memory");
@@ -563,6 +607,9 @@ void vqx_close(VqxContext **pctx)
         vqx_picture_free(&ctx->frames[i].dis);
     }
     free(ctx->frames);
+    for (unsigned i = 0; i < ctx->n_spare; i++)
+        free(ctx->spare[i].buf);
+    free(ctx->spare);
     free(ctx->queue);
     for (unsigned i = 0; i < ctx->n_features; i++)
         feature_free(&ctx->features[i]);

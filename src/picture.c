@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vqx/vqx.h"
+#include "picture.h"
 
 /* Rows start on 64-byte boundaries so that SIMD loads and device copies
  * see aligned rows. */
@@ -13,37 +13,53 @@ unsigned vqx_picture_planes(const VqxPicture *pic)
     return pic->layout == VQX_PIX_400 ? 1 : 3;
 }
 
-int vqx_picture_alloc(VqxPicture *pic, enum VqxPixelLayout layout,
-                      unsigned bpc, unsigned w, unsigned h)
+size_t vqx_picture_layout(VqxPicture *pic, enum VqxPixelLayout layout,
+                          unsigned bpc, unsigned w, unsigned h)
 {
-    if (!pic) return -EINVAL;
     memset(pic, 0, sizeof(*pic));
-    if (bpc < 8 || bpc > 16) return -EINVAL;
-    if (layout > VQX_PIX_444) return -EINVAL;
-    if (!w || !h || w > 1u << 16 || h > 1u << 16) return -EINVAL;
+    if (bpc < 8 || bpc > 16) return 0;
+    if (layout > VQX_PIX_444) return 0;
+    if (!w || !h || w > 1u << 16 || h > 1u << 16) return 0;
 
     const unsigned ss_x = layout == VQX_PIX_420 || layout == VQX_PIX_422;
     const unsigned ss_y = layout == VQX_PIX_420;
     const unsigned bytes = bpc > 8 ? 2 : 1;
     pic->layout = layout;
     pic->bpc = bpc;
-
     size_t total = 0;
-    size_t offset[3];
-    const unsigned planes = vqx_picture_planes(pic);
-    for (unsigned p = 0; p < planes; p++) {
+    for (unsigned p = 0; p < vqx_picture_planes(pic); p++) {
         pic->w[p] = p ? (w + ss_x) >> ss_x : w;
         pic->h[p] = p ? (h + ss_y) >> ss_y : h;
         const size_t stride = ((size_t)pic->w[p] * bytes + ROW_ALIGN - 1) & ~(size_t)(ROW_ALIGN - 1);
         pic->stride[p] = (ptrdiff_t)stride;
-        offset[p] = total;
         total += stride * pic->h[p];
     }
-    uint8_t *buf = aligned_alloc(ROW_ALIGN, total);
-    if (!buf) return -ENOMEM;
-    for (unsigned p = 0; p < planes; p++)
-        pic->data[p] = buf + offset[p];
+    return total;
+}
+
+void vqx_picture_place(VqxPicture *pic, void *buf)
+{
+    uint8_t *at = buf;
+    for (unsigned p = 0; p < vqx_picture_planes(pic); p++) {
+        pic->data[p] = at;
+        at += (size_t)pic->stride[p] * pic->h[p];
+    }
     pic->buf = buf;
+}
+
+int vqx_picture_alloc(VqxPicture *pic, enum VqxPixelLayout layout,
+                      unsigned bpc, unsigned w, unsigned h)
+{
+    if (!pic) return -EINVAL;
+    const size_t total = vqx_picture_layout(pic, layout, bpc, w, h);
+    if (!total) return -EINVAL;
+    /* total is a multiple of ROW_ALIGN, as aligned_alloc wants */
+    void *buf = aligned_alloc(ROW_ALIGN, total);
+    if (!buf) {
+        memset(pic, 0, sizeof(*pic));
+        return -ENOMEM;
+    }
+    vqx_picture_place(pic, buf);
     return 0;
 }
 

@@ -46,7 +46,7 @@ static int score_sample(const char *dir, unsigned threads, Run *run)
     int ret = vqx_open(&ctx, &s);
     if (!ret) ret = vqx_use_model(ctx, "version=vmaf_v0.6.1");
     memset(run, 0, sizeof(*run));
-    VqxPicture pr, pd;
+    VqxPicture pr = { 0 }, pd = { 0 };
     while (!ret && run->n_frames < MAX_FRAMES &&
            vqx_input_read(ref, &pr, err, sizeof(err)) == 1) {
         if (vqx_input_read(dis, &pd, err, sizeof(err)) != 1) {

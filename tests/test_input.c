@@ -153,7 +153,7 @@ static bool picture_matches(const VqxPicture *pic, const VqxRawFormat *fmt, unsi
 static int read_all(VqxInput *in, const VqxRawFormat *fmt, char *err, size_t err_len)
 {
     for (unsigned frame = 0;; frame++) {
-        VqxPicture pic;
+        VqxPicture pic = { 0 };
         const int ret = vqx_input_read(in, &pic, err, err_len);
         if (ret <= 0) {
             CHECK(!pic.buf, "no allocation is left after ret %d", ret);
@@ -275,7 +275,7 @@ static void test_raw_stream(void)
     int ret = vqx_input_open_stream(&in, f, "pipe.yuv", &fmt, err, sizeof(err));
     CHECK(ret == 0, "open: %s", err);
     if (!ret) {
-        VqxPicture pic;
+        VqxPicture pic = { 0 };
         ret = vqx_input_read(in, &pic, err, sizeof(err));
         CHECK(ret == 1, "read: %s", err);
         const uint8_t *row = pic.data[0];
@@ -300,12 +300,12 @@ static void test_raw_stream(void)
     CHECK(ret == 0, "open: %s", err);
     if (!ret) {
         for (unsigned i = 0; i < 3; i++) {
-            VqxPicture pic;
+            VqxPicture pic = { 0 };
             ret = vqx_input_read(in, &pic, err, sizeof(err));
             CHECK(ret == 1 && ((uint8_t *)pic.data[0])[0] == (uint8_t)data[i], "byte %u", i);
             vqx_picture_free(&pic);
         }
-        VqxPicture pic;
+        VqxPicture pic = { 0 };
         CHECK(vqx_input_read(in, &pic, err, sizeof(err)) == 0, "end");
         vqx_input_close(&in);
     }
@@ -337,7 +337,7 @@ static void test_raw_size_check(void)
     ret = vqx_input_open(&in, path, &fmt, err, sizeof(err));
     CHECK(ret == 0, "open empty: %s", err);
     if (!ret) {
-        VqxPicture pic;
+        VqxPicture pic = { 0 };
         CHECK(vqx_input_read(in, &pic, err, sizeof(err)) == 0, "empty reads nothing");
         vqx_input_close(&in);
     }
@@ -593,7 +593,7 @@ static void test_out_of_range(void)
     VqxInput *in;
     char err[256] = "";
     vqx_input_open(&in, path, &fmt, err, sizeof(err));
-    VqxPicture pic;
+    VqxPicture pic = { 0 };
     const int ret = vqx_input_read(in, &pic, err, sizeof(err));
     CHECK(ret == -ERANGE && !pic.buf && strstr(err, "frame 0: sample value 32768 at x=0 y=0 "
           "of plane Y exceeds the 12-bit maximum 4095"), "%d: %s", ret, err);
@@ -618,7 +618,7 @@ static void test_skip(void)
             int ret = vqx_input_open(&in, path, fmt, err, sizeof(err));
             CHECK(ret == 0, "open: %s", err);
             if (ret) continue;
-            VqxPicture pic;
+            VqxPicture pic = { 0 };
             CHECK(vqx_input_skip(in, 0, err, sizeof(err)) == 1, "skip 0");
             CHECK(vqx_input_skip(in, 2, err, sizeof(err)) == 1, "skip 2: %s", err);
             ret = vqx_input_read(in, &pic, err, sizeof(err));
@@ -656,7 +656,7 @@ static void test_y4m_without_frames(void)
     int ret = vqx_input_open(&in, path, NULL, err, sizeof(err));
     CHECK(ret == 0, "open: %s", err);
     if (!ret) {
-        VqxPicture pic;
+        VqxPicture pic = { 0 };
         CHECK(vqx_input_read(in, &pic, err, sizeof(err)) == 0, "no frames");
         CHECK(vqx_input_skip(in, 1, err, sizeof(err)) == 0, "nothing to skip");
         vqx_input_close(&in);

@@ -125,27 +125,29 @@ static int score_frames(VqxContext *ctx, const CliSettings *s, VqxInput *ref, Vq
     int code = EXIT_OK;
     unsigned n = 0;
     while (!s->frame_cnt || n < s->frame_cnt) {
+        /* pictures from the context's pool: no fresh buffer per frame */
+        const VqxRawFormat *rf = vqx_input_format(ref), *df = vqx_input_format(dis);
         VqxPicture pr, pd;
+        if (vqx_picture_alloc_from(ctx, &pr, rf->layout, rf->bpc, rf->w, rf->h) ||
+            vqx_picture_alloc_from(ctx, &pd, df->layout, df->bpc, df->w, df->h)) {
+            fprintf(stderr, "%svqx: out of memory\n", show_progress ? "\n" : "");
+            vqx_picture_free(&pr);
+            code = EXIT_INPUT;
+            break;
+        }
         const int rr = vqx_input_read(ref, &pr, msg, sizeof(msg));
-        if (rr < 0) {
-            fprintf(stderr, "%svqx: %s\n", show_progress ? "\n" : "", msg);
-            code = EXIT_TRUNCATED;
-            break;
-        }
-        const int rd = vqx_input_read(dis, &pd, msg, sizeof(msg));
-        if (rd < 0) {
-            fprintf(stderr, "%svqx: %s\n", show_progress ? "\n" : "", msg);
-            if (rr > 0) vqx_picture_free(&pr);
-            code = EXIT_TRUNCATED;
-            break;
-        }
-        if (rr == 0 || rd == 0) {
-            if (rr != rd && !s->quiet)
+        const int rd = rr < 0 ? 0 : vqx_input_read(dis, &pd, msg, sizeof(msg));
+        if (rr <= 0 || rd <= 0) {
+            if (rr < 0 || rd < 0) {
+                fprintf(stderr, "%svqx: %s\n", show_progress ? "\n" : "", msg);
+                code = EXIT_TRUNCATED;
+            } else if (rr != rd && !s->quiet) {
                 fprintf(stderr, "%svqx: %s ended before %s; scored %u frames\n",
                         show_progress ? "\n" : "", rr ? s->dis_path : s->ref_path,
                         rr ? s->ref_path : s->dis_path, n);
-            if (rr > 0) vqx_picture_free(&pr);
-            if (rd > 0) vqx_picture_free(&pd);
+            }
+            vqx_picture_free(&pr);
+            vqx_picture_free(&pd);
             break;
         }
         if (s->common_bitdepth && (promote_picture(&pr, pd.bpc) || promote_picture(&pd, pr.bpc))) {

@@ -79,9 +79,17 @@ VQX_API int vqx_use_feature(VqxContext *ctx, const char *name,
 VQX_API int vqx_use_model(VqxContext *ctx, const char *spec);
 
 /* Send one reference/distorted pair. The pictures are taken over (moved:
- * the caller's structs are cleared) and freed by the library. Frames are
- * numbered from 0 in the order they are sent. */
+ * the caller's structs are cleared) and released by the library. A picture
+ * whose `buf` is NULL is borrowed: its planes must stay valid until
+ * vqx_flush returns. Frames are numbered from 0 in the order they are sent. */
 VQX_API int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis);
+
+/* vqx_picture_alloc, reusing the buffer of a picture the context has
+ * finished with when one of that size is free: a stream read frame by frame
+ * into pictures from here allocates only a few buffers in all. */
+VQX_API int vqx_picture_alloc_from(VqxContext *ctx, VqxPicture *pic,
+                                   enum VqxPixelLayout layout, unsigned bpc,
+                                   unsigned w, unsigned h);
 
 /* Wait for every frame sent so far and run the end-of-stream step of the
  * temporal features. Returns the first error any feature met (the results

@@ -235,10 +235,15 @@ static int start_frame(VqxInput *in, char *err, size_t err_len)
 int vqx_input_read(VqxInput *in, VqxPicture *pic, char *err, size_t err_len)
 {
     if (!in || !pic) return -EINVAL;
-    memset(pic, 0, sizeof(*pic));
+    const bool reuse = pic->buf && pic->layout == in->fmt.layout && pic->bpc == in->fmt.bpc &&
+                       pic->w[0] == in->fmt.w && pic->h[0] == in->fmt.h;
+    if (!reuse) vqx_picture_free(pic);
     int ret = start_frame(in, err, err_len);
-    if (ret <= 0) return ret;
-    ret = vqx_picture_alloc(pic, in->fmt.layout, in->fmt.bpc, in->fmt.w, in->fmt.h);
+    if (ret <= 0) {
+        vqx_picture_free(pic);
+        return ret;
+    }
+    if (!reuse) ret = vqx_picture_alloc(pic, in->fmt.layout, in->fmt.bpc, in->fmt.w, in->fmt.h);
     if (ret < 0) {
         set_error(err, err_len, "%s: frame %u: cannot allocate a %ux%u picture: %s",
                   in->name, in->frame, in->fmt.w, in->fmt.h, strerror(-ret));

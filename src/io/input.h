@@ -32,7 +32,10 @@ void vqx_input_close(VqxInput **in);
 /* The stream's format (known after open). */
 const VqxRawFormat *vqx_input_format(const VqxInput *in);
 
-/* Read the next frame into a freshly allocated picture (vqx_picture_alloc).
+/* Read the next frame into `pic`: into its buffer when it already holds a
+ * picture of the stream's format (e.g. from vqx_picture_alloc_from),
+ * otherwise into a freshly allocated one (vqx_picture_alloc). `pic` must be
+ * zeroed or hold a picture.
  * Returns 1 when a frame was read, 0 at a clean end of stream, and a negative
  * errno value with a message (naming the file and the frame number) for a
  * truncated frame, a bad frame header or a read error. Frames are numbered

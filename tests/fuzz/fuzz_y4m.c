@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (frame % 3 == 2) {
                 ret = vqx_input_skip(in, 1, err, sizeof(err));
             } else {
-                VqxPicture pic;
+                VqxPicture pic = { 0 };
                 ret = vqx_input_read(in, &pic, err, sizeof(err));
                 vqx_picture_free(&pic);
             }

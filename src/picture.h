@@ -1,0 +1,16 @@
+/* Picture layout, shared by allocation and the context's buffer pool. */
+#ifndef VQX_PICTURE_H
+#define VQX_PICTURE_H
+
+#include <stddef.h>
+
+#include "vqx/vqx.h"
+
+/* Set the geometry, strides and layout of `pic` (no planes yet) and return
+ * the bytes its buffer needs, 0 for an invalid geometry. */
+size_t vqx_picture_layout(VqxPicture *pic, enum VqxPixelLayout layout,
+                          unsigned bpc, unsigned w, unsigned h);
+/* Point the planes of a laid-out picture into `buf`, which it then owns. */
+void vqx_picture_place(VqxPicture *pic, void *buf);
+
+#endif
