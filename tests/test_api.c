@@ -6,6 +6,7 @@
  * with a message.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -87,6 +88,46 @@ static void test_live_scores(const char *dir)
     }
 }
 
+/* With no worker threads a frame is done when it is sent: its buffers come
+ * back from the context's pool for the next frame. */
+static void test_picture_pool(void)
+{
+    VqxContext *ctx;
+    CHECK(vqx_open(&ctx, NULL) == 0);
+    CHECK(vqx_use_feature(ctx, "psnr", NULL) == 0);
+    void *first[2] = { NULL, NULL };
+    bool reused = true;
+    for (unsigned i = 0; i < 4; i++) {
+        VqxPicture ref, dis;
+        CHECK(vqx_picture_alloc_from(ctx, &ref, VQX_PIX_420, 10, 33, 17) == 0);
+        CHECK(vqx_picture_alloc_from(ctx, &dis, VQX_PIX_420, 10, 33, 17) == 0);
+        for (unsigned p = 0; p < 3; p++) {
+            for (unsigned y = 0; y < ref.h[p]; y++) {
+                memset((char *)ref.data[p] + y * ref.stride[p], 0, 2 * ref.w[p]);
+                memset((char *)dis.data[p] + y * dis.stride[p], 1, 2 * dis.w[p]);
+            }
+        }
+        if (!i) {
+            first[0] = ref.buf;
+            first[1] = dis.buf;
+        } else {
+            reused &= (ref.buf == first[0] || ref.buf == first[1]) &&
+                      (dis.buf == first[0] || dis.buf == first[1]);
+        }
+        CHECK(vqx_send_pictures(ctx, &ref, &dis) == 0);
+    }
+    CHECK(reused);
+    CHECK(vqx_flush(ctx) == 0);
+    double v;
+    CHECK(vqx_score_at(ctx, "psnr_y", 3, &v) == 0 && v > 0);
+    /* another geometry gets a fresh buffer */
+    VqxPicture other;
+    CHECK(vqx_picture_alloc_from(ctx, &other, VQX_PIX_444, 8, 8, 8) == 0);
+    CHECK(other.buf != first[0] && other.buf != first[1]);
+    vqx_picture_free(&other);
+    vqx_close(&ctx);
+}
+
 static void test_errors(void)
 {
     VqxContext *ctx;
@@ -117,6 +158,7 @@ int main(int argc, char **argv)
 {
     const char *samples = argc > 1 ? argv[1] : "samples";
     test_live_scores(samples);
+    test_picture_pool();
     test_errors();
     printf("%u passed, %u failed\n", n_pass, n_fail);
     return n_fail ? 1 : 0;
