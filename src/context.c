@@ -20,9 +20,7 @@
 
 #include "collector.h"
 #include "context.h"
-#ifdef VQX_HAVE_CUDA
 #include "cuda/device.h"
-#endif
 #include "feature/registry.h"
 #include "model/model.h"
 #include "options.h"
@@ -399,14 +397,12 @@ static void push_task(VqxContext *ctx, Feature *f, Frame *fr)
     pthread_cond_signal(&ctx->work_cond);
 }
 
-#ifdef VQX_HAVE_CUDA
 static bool device_all_failed(const VqxContext *ctx)
 {
     for (unsigned i = 0; i < ctx->n_features; i++)
         if (on_device(&ctx->features[i]) && !ctx->features[i].failed) return false;
     return true;
 }
-#endif
 
 static Frame *inflight_frame(VqxContext *ctx, unsigned index)
 {
@@ -559,12 +555,8 @@ int vqx_open(VqxContext **out, const VqxSettings *s)
     *out = ctx;
 
     if (ctx->settings.backend == VQX_BACKEND_CUDA) {
-#ifdef VQX_HAVE_CUDA
         ret = vqx_device_open(&ctx->device, ctx->error, sizeof(ctx->error));
         if (ret) return ret;
-#else
-        return set_error(ctx, -ENOTSUP, "backend cuda: not in this build (built without nvcc)");
-#endif
     } else if (ctx->settings.backend != VQX_BACKEND_CPU) {
         return set_error(ctx, -EINVAL, "unknown backend %d", (int)ctx->settings.backend);
     }
@@ -599,9 +591,7 @@ void vqx_close(VqxContext **pctx)
     for (unsigned i = 0; i < ctx->n_workers; i++)
         pthread_join(ctx->workers[i], NULL);
     free(ctx->workers);
-#ifdef VQX_HAVE_CUDA
     vqx_device_close(&ctx->device);
-#endif
     for (unsigned i = 0; i < ctx->max_inflight; i++) {
         vqx_picture_free(&ctx->frames[i].ref);
         vqx_picture_free(&ctx->frames[i].dis);
@@ -648,7 +638,6 @@ static int check_picture(VqxContext *ctx, const VqxPicture *p, const char *what)
     return 0;
 }
 
-#ifdef VQX_HAVE_CUDA
 /* Every feature on the device fails with the backend's message. */
 static void device_failed(VqxContext *ctx)
 {
@@ -661,7 +650,6 @@ static void device_failed(VqxContext *ctx)
     }
     notice(ctx, msg);
 }
-#endif
 
 /* A twin that cannot take this input gives way to its CPU extractor: the
  * state's leading CPU part, options included, carries over. */
@@ -700,11 +688,7 @@ static int start_twin(VqxContext *ctx, Feature *f, const VqxPicture *ref)
     (void)ref;
     f->sink = (VqxSink){ ctx, f };
     f->initialized = true;
-#ifdef VQX_HAVE_CUDA
     int ret = vqx_device_add(ctx->device, f->fex, f->states[0], &f->sink, &ctx->format);
-#else
-    int ret = -ENOTSUP;
-#endif
     if (ret == -ENOTSUP && !ctx->settings.strict_backend) {
         char msg[ERR_LEN + 64];
         snprintf(msg, sizeof(msg), "%s: %s; runs on the cpu", f->fex->name,
@@ -773,10 +757,8 @@ static int start(VqxContext *ctx, const VqxPicture *ref)
             notice(ctx, f->error);
         }
     }
-#ifdef VQX_HAVE_CUDA
     if (vqx_device_has_members(ctx->device) && vqx_device_start(ctx->device, &ctx->format))
         device_failed(ctx);
-#endif
     return 0;
 }
 
@@ -796,11 +778,9 @@ int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
         if (ret) return ret;
     }
 
-#ifdef VQX_HAVE_CUDA
     if (vqx_device_has_members(ctx->device) && !device_all_failed(ctx) &&
         vqx_device_frame(ctx->device, ref, dis, ctx->n_sent, frame_sampled(ctx, ctx->n_sent)))
         device_failed(ctx);
-#endif
 
     pthread_mutex_lock(&ctx->lock);
     while (ctx->n_inflight == ctx->max_inflight) {
@@ -850,11 +830,9 @@ int vqx_flush(VqxContext *ctx)
         else drain_inline(ctx);
     }
     pthread_mutex_unlock(&ctx->lock);
-#ifdef VQX_HAVE_CUDA
     if (vqx_device_has_members(ctx->device) && !device_all_failed(ctx) &&
         vqx_device_drain(ctx->device))
         device_failed(ctx);
-#endif
     ctx->flushed = true;
 
     int first_err = 0;
@@ -937,10 +915,8 @@ unsigned vqx_frames_complete(const VqxContext *ctx)
     VqxContext *c = (VqxContext *)ctx;
     pthread_mutex_lock(&c->lock);
     unsigned n = c->flushed ? c->n_sent : c->frames_done;
-#ifdef VQX_HAVE_CUDA
     if (!c->flushed && vqx_device_has_members(c->device) && vqx_device_collected(c->device) < n)
         n = vqx_device_collected(c->device);
-#endif
     for (unsigned i = 0; i < c->n_predictors; i++)
         if (c->predictors[i].next_frame < n) n = c->predictors[i].next_frame;
     pthread_mutex_unlock(&c->lock);
