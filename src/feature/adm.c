@@ -245,8 +245,8 @@ static const int16_t *picture_row(AdmState *s, const VqxPicture *pic, int y)
 
 /* Level `scale` of one picture: reads the picture (level 0) or the previous
  * approximation band `a`, and writes `a` and `band` in its place. */
-static void dwt_level(AdmState *s, int scale, const VqxPicture *pic, int32_t *a,
-                      int32_t *const band[3])
+void vqx_adm_dwt_level(AdmState *s, int scale, const VqxPicture *pic, int32_t *a,
+                       int32_t *const band[3])
 {
     const int w = scale ? s->level[scale - 1].w : s->w;
     const int h = scale ? s->level[scale - 1].h : s->h;
@@ -294,8 +294,9 @@ static int64_t restore_gain(const int32_t *recip, int32_t o, int32_t t)
     return k < 0 ? 0 : k > 32768 ? 32768 : k;
 }
 
-static void decouple(AdmState *s, const AdmLevel *lv)
+void vqx_adm_decouple(AdmState *s, int scale)
 {
+    const AdmLevel *lv = &s->level[scale];
     const AdmRegion g = lv->grown;
     const double gain_limit = s->gain_limit;
     for (int i = g.top; i < g.bottom; i++) {
@@ -334,47 +335,38 @@ static void decouple(AdmState *s, const AdmLevel *lv)
 
 /* ---- denominator: 3-norm of the CSF-weighted reference bands ---- */
 
-static float reference_norm(const AdmState *s, int scale)
+void vqx_adm_reference_sums(const AdmState *s, int scale, uint64_t accum[3],
+                            uint64_t (*rows)[3])
 {
     const AdmLevel *lv = &s->level[scale];
     const AdmRegion r = lv->roi;
-    uint64_t accum[3] = { 0 };
-
-    if (scale == 0) {
-        const unsigned shift = lv->ref_row_shift;
-        const uint64_t add = (uint64_t)round_half(shift);
-        for (int i = r.top; i < r.bottom; i++) {
-            for (int b = 0; b < 3; b++) {
-                const int32_t *src = s->ref_band[b] + i * s->stride;
-                uint64_t row = 0;
+    static const unsigned sq_shift[3] = { 31, 30, 31 };
+    const unsigned sq = scale ? sq_shift[scale - 1] : 0;
+    const unsigned cube_shift = lv->ref_cube_shift;
+    const unsigned row_shift = lv->ref_row_shift;
+    const uint64_t cube_add = (uint64_t)round_half(cube_shift);
+    const uint64_t row_add = (uint64_t)round_half(row_shift);
+    for (int b = 0; b < 3; b++) accum[b] = 0;
+    for (int i = r.top; i < r.bottom; i++) {
+        for (int b = 0; b < 3; b++) {
+            const int32_t *src = s->ref_band[b] + i * s->stride;
+            uint64_t row = 0;
+            if (scale == 0) {
                 for (int j = r.left; j < r.right; j++) {
                     const uint64_t m = (uint16_t)abs32(src[j]);
                     row += m * m * m;
                 }
-                accum[b] += (row + add) >> shift;
-            }
-        }
-    } else {
-        static const unsigned sq_shift[3] = { 31, 30, 31 };
-        const unsigned sq = sq_shift[scale - 1];
-        const unsigned cube_shift = lv->ref_cube_shift;
-        const unsigned row_shift = lv->ref_row_shift;
-        const uint64_t cube_add = (uint64_t)round_half(cube_shift);
-        const uint64_t row_add = (uint64_t)round_half(row_shift);
-        for (int i = r.top; i < r.bottom; i++) {
-            for (int b = 0; b < 3; b++) {
-                const int32_t *src = s->ref_band[b] + i * s->stride;
-                uint64_t row = 0;
+            } else {
                 for (int j = r.left; j < r.right; j++) {
                     /* libvmaf adds 2^sq, not 2^(sq-1), before this shift */
                     const uint64_t m = (uint32_t)abs32(src[j]);
                     row += ((((m * m + ((uint64_t)1 << sq)) >> sq) * m) + cube_add) >> cube_shift;
                 }
-                accum[b] += (row + row_add) >> row_shift;
             }
+            if (rows) rows[i - r.top][b] = row;
+            accum[b] += (row + row_add) >> row_shift;
         }
     }
-    return vqx_adm_reference_norm(s, scale, accum);
 }
 
 float vqx_adm_reference_norm(const AdmState *s, int scale, const uint64_t accum[3])
@@ -411,7 +403,21 @@ static int masking_row(AdmState *s, int scale, int32_t *const mask[3], int y)
     const AdmLevel *lv = &s->level[scale];
     const AdmRegion g = lv->grown;
     uint32_t *sum = (uint32_t *)s->mask_sum[slot];
-    uint32_t *centre = (uint32_t *)s->mask_centre[slot];
+    vqx_adm_mask_terms(s, scale, mask, y, sum, (uint32_t *)s->mask_centre[slot]);
+    /* the window's edge rule: column -1 reads 1, column w reads w - 1 */
+    if (g.left == 0) sum[-1] = sum[1];
+    if (g.right == lv->w) sum[lv->w] = sum[lv->w - 1];
+    uint32_t *hsum = (uint32_t *)s->mask_hsum[slot];
+    for (int j = lv->roi.left; j < lv->roi.right; j++)
+        hsum[j] = sum[j - 1] + sum[j] + sum[j + 1];
+    return slot;
+}
+
+void vqx_adm_mask_terms(const AdmState *s, int scale, int32_t *const mask[3], int y,
+                        uint32_t *sum, uint32_t *centre)
+{
+    const AdmLevel *lv = &s->level[scale];
+    const AdmRegion g = lv->grown;
     for (int j = g.left; j < g.right; j++) sum[j] = centre[j] = 0;
 
     for (int b = 0; b < 3; b++) {
@@ -436,13 +442,6 @@ static int masking_row(AdmState *s, int scale, int32_t *const mask[3], int y)
             }
         }
     }
-    /* the window's edge rule: column -1 reads 1, column w reads w - 1 */
-    if (g.left == 0) sum[-1] = sum[1];
-    if (g.right == lv->w) sum[lv->w] = sum[lv->w - 1];
-    uint32_t *hsum = (uint32_t *)s->mask_hsum[slot];
-    for (int j = lv->roi.left; j < lv->roi.right; j++)
-        hsum[j] = sum[j - 1] + sum[j] + sum[j + 1];
-    return slot;
 }
 
 /* Fixed point of the masked energy. Level 0: x in Q27 (h, v) and Q29 (d)
@@ -458,18 +457,15 @@ static const MaskedFixedPoint masked_fixed_point[2] = {
     { 1 << 27, 28, { 0, 0, 0 }, { 30, 30, 30 } },
 };
 
-/* Sum over the scored region of max(|weighted x| - masking, 0)^3 per
- * orientation, in libvmaf's fixed point, to a float 3-norm per orientation
- * plus the noise floor. */
-static float masked_norm(AdmState *s, int scale, int32_t *const x[3], int32_t *const mask[3],
-                         float noise)
+void vqx_adm_masked_sums(AdmState *s, int scale, int32_t *const x[3], int32_t *const mask[3],
+                         int64_t accum[3], int64_t (*rows)[3])
 {
     const AdmLevel *lv = &s->level[scale];
     const AdmRegion r = lv->roi;
     const int h = lv->h;
     const MaskedFixedPoint *p = &masked_fixed_point[scale > 0];
-    int64_t accum[3] = { 0 };
     int64_t cube_add[3];
+    for (int b = 0; b < 3; b++) accum[b] = 0;
     for (int b = 0; b < 3; b++) cube_add[b] = round_half(lv->cube_shift[b]);
     const int64_t row_add = round_half(lv->row_shift);
     for (int k = 0; k < 3; k++) s->mask_row_of[k] = -1;
@@ -502,8 +498,21 @@ static float masked_norm(AdmState *s, int scale, int32_t *const x[3], int32_t *c
                 row[b] += ((int64_t)sq * m + cube_add[b]) >> cube_shift;
             }
         }
-        for (int b = 0; b < 3; b++) accum[b] += (row[b] + row_add) >> lv->row_shift;
+        for (int b = 0; b < 3; b++) {
+            if (rows) rows[i - r.top][b] = row[b];
+            accum[b] += (row[b] + row_add) >> lv->row_shift;
+        }
     }
+}
+
+/* Sum over the scored region of max(|weighted x| - masking, 0)^3 per
+ * orientation, in libvmaf's fixed point, to a float 3-norm per orientation
+ * plus the noise floor. */
+static float masked_norm(AdmState *s, int scale, int32_t *const x[3], int32_t *const mask[3],
+                         float noise)
+{
+    int64_t accum[3];
+    vqx_adm_masked_sums(s, scale, x, mask, accum, NULL);
     return vqx_adm_masked_norm(s, scale, accum, noise);
 }
 
@@ -638,14 +647,16 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     float scale_num[ADM_SCALES], scale_den[ADM_SCALES], scale_aim[ADM_SCALES];
 
     for (int k = 0; k < ADM_SCALES; k++) {
-        dwt_level(s, k, ref, s->ref_a, s->ref_band);
-        dwt_level(s, k, dis, s->dis_a, s->dis_band);
+        vqx_adm_dwt_level(s, k, ref, s->ref_a, s->ref_band);
+        vqx_adm_dwt_level(s, k, dis, s->dis_a, s->dis_band);
         float num_k = 0.0f, den_k = 0.0f, aim_k = 0.0f;
         if (k == 0 && s->skip_scale0) {
             den_k = (float)1e-10; /* as libvmaf: scale0 = 0 / 1e-10 */
         } else {
-            decouple(s, &s->level[k]);
-            den_k = reference_norm(s, k);
+            vqx_adm_decouple(s, k);
+            uint64_t ref_sums[3];
+            vqx_adm_reference_sums(s, k, ref_sums, NULL);
+            den_k = vqx_adm_reference_norm(s, k, ref_sums);
             num_k = masked_norm(s, k, s->restored, s->additive, s->level[k].noise);
             if (!s->skip_aim)
                 aim_k = masked_norm(s, k, s->additive, s->restored, 0.0f);

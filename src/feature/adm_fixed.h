@@ -66,6 +66,27 @@ extern const VqxOption vqx_adm_options[];
 /* Checks the geometry and options and sets every per-level constant;
  * allocates nothing. */
 int vqx_adm_setup(AdmState *s, const VqxFrameFormat *fmt, VqxSink *sink);
+/* The extractor's stages of level `scale` (the CUDA kernel checks compare
+ * with them). The DWT of one picture: reads the picture (level 0) or the
+ * previous approximation band `a` (overwritten in place) and writes the h,
+ * v, d bands. */
+void vqx_adm_dwt_level(AdmState *s, int scale, const VqxPicture *pic, int32_t *a,
+                       int32_t *const band[3]);
+/* s->ref_band and s->dis_band to s->restored and s->additive, over the
+ * grown region. */
+void vqx_adm_decouple(AdmState *s, int scale);
+/* Masking terms of row y over the grown columns: per column, the sum over
+ * orientations of what it adds to a neighbour's threshold (sum) and to its
+ * own (centre), in 32-bit modular arithmetic. */
+void vqx_adm_mask_terms(const AdmState *s, int scale, int32_t *const mask[3], int y,
+                        uint32_t *sum, uint32_t *centre);
+/* The level's integer sums (h, v, d) of the reference's cubes and of the
+ * masked cubes of x against the masking of `mask`; with `rows`, also each
+ * scored row's sums before the per-row rounding shift (row roi.top first). */
+void vqx_adm_reference_sums(const AdmState *s, int scale, uint64_t accum[3],
+                            uint64_t (*rows)[3]);
+void vqx_adm_masked_sums(AdmState *s, int scale, int32_t *const x[3], int32_t *const mask[3],
+                         int64_t accum[3], int64_t (*rows)[3]);
 /* Denominator of a level from its integer sums (h, v, d). */
 float vqx_adm_reference_norm(const AdmState *s, int scale, const uint64_t accum[3]);
 /* Masked 3-norm of a level from its integer sums (h, v, d), plus noise. */

@@ -74,6 +74,24 @@ static double blend(double v, double factor, double offset)
     return v * factor + (1 - factor) * (offset < v ? offset : v);
 }
 
+uint32_t vqx_motion_row_sad(int32_t *mid, unsigned w)
+{
+    const int iw = (int)w;
+    for (int m = 1; m <= VQX_MOTION_RADIUS; m++) {
+        mid[-m] = mid[m];
+        mid[iw - 1 + m] = mid[iw - 1 - m];
+    }
+    /* libvmaf sums a row in 32 bits (wrapping), then the plane in 64. */
+    uint32_t row_sad = 0;
+    for (int x = 0; x < iw; x++) {
+        int64_t acc = 0;
+        for (int k = 0; k < 5; k++)
+            acc += (int64_t)vqx_motion_taps[k] * mid[x - VQX_MOTION_RADIUS + k];
+        row_sad += (uint32_t)abs((int32_t)((acc + (1 << 15)) >> 16));
+    }
+    return row_sad;
+}
+
 unsigned vqx_motion_first_scored(const MotionState *s)
 {
     return s->five_frame_window ? 2 : 1;

@@ -46,6 +46,9 @@ int vqx_motion_flush(void *state, VqxSink *sink);
 /* Margin, in samples, on each side of the row buffer of vqx_motion_sad. */
 #define VQX_MOTION_RADIUS 2
 
+/* Blur taps (sum 65536), from libvmaf integer_motion.h, Netflix, BSD+Patent. */
+static const int32_t vqx_motion_taps[5] = { 3571, 16004, 26386, 16004, 3571 };
+
 /*
  * Sum over the plane of |blur(prev - cur)|, in libvmaf 3.2's integer_motion
  * fixed point. `row` holds w + 2 * VQX_MOTION_RADIUS int32 values. w and h
@@ -54,5 +57,14 @@ int vqx_motion_flush(void *state, VqxSink *sink);
 BF_DECL(uint64_t, vqx_motion_sad, const void *prev, ptrdiff_t prev_stride,
         const void *cur, ptrdiff_t cur_stride, int32_t *row,
         unsigned w, unsigned h, unsigned bpc);
+
+/* Its two stages (the CUDA kernel checks compare with them): row y of the
+ * difference blurred down the columns into mid[0..w) (returns nonzero when
+ * any value is), and the row's sum of |blur along the row| modulo 2^32 (mid
+ * needs VQX_MOTION_RADIUS margins, which it mirrors). */
+BF_DECL(int32_t, vqx_motion_blur_columns, const void *prev, ptrdiff_t prev_stride,
+        const void *cur, ptrdiff_t cur_stride, unsigned y, unsigned w, unsigned h,
+        unsigned bpc, int32_t *mid);
+uint32_t vqx_motion_row_sad(int32_t *mid, unsigned w);
 
 #endif

@@ -33,6 +33,8 @@ int vqx_psnr_emit_plane(PsnrState *s, unsigned p, uint64_t sse, uint64_t n, unsi
 void vqx_psnr_merge(void *into, const void *from);
 int vqx_psnr_flush(void *state, VqxSink *sink);
 
+/* Squared differences of one row (the CUDA kernel checks compare with it). */
+BF_DECL(uint64_t, vqx_row_sse, const void *ref, const void *dis, unsigned w);
 BF_DECL(uint64_t, vqx_plane_sse, const void *ref, ptrdiff_t ref_stride,
         const void *dis, ptrdiff_t dis_stride, unsigned w, unsigned h);
 

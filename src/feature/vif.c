@@ -29,7 +29,7 @@ static const uint16_t taps_scale1[9] = { 1244, 3663, 7925, 12590, 14692, 12590, 
 static const uint16_t taps_scale2[5] = { 3571, 16004, 26386, 16004, 3571 };
 static const uint16_t taps_scale3[3] = { 10904, 43728, 10904 };
 
-static const VifFilter filters[VIF_SCALES] = {
+const VifFilter vqx_vif_filters[VIF_SCALES] = {
     { taps_scale0, 17 }, { taps_scale1, 9 }, { taps_scale2, 5 }, { taps_scale3, 3 },
 };
 
@@ -232,40 +232,62 @@ void vqx_vif_scale_result(const VifSums *sums, float *num, float *den)
     *den = (float)(sums->den_log / 2048.0 + sums->den_non_log);
 }
 
-/* Numerator and denominator of one scale. */
-static void scale_stats(VifState *s, const VifPlane *p, const VifFilter *f,
-                        const VifShifts *sh, bool eight_bit, float *num, float *den)
+void vqx_vif_filter_row(VifState *s, unsigned w, const VifFilter *f)
 {
-    const unsigned w = p->w, half = f->width / 2;
+    const unsigned half = f->width / 2;
     VifColumns *c = &s->cols;
+    mirror_ends(c->mu1, w, half);
+    mirror_ends(c->mu2, w, half);
+    mirror_ends(c->ref_sq, w, half);
+    mirror_ends(c->dis_sq, w, half);
+    mirror_ends(c->ref_dis, w, half);
+    for (unsigned k = 0; k < f->width; k++) {
+        const int o = (int)k - (int)half;
+        horizontal_tap(c->mu1 + o, c->mu2 + o, c->ref_sq + o, c->dis_sq + o, c->ref_dis + o,
+                       f->taps[k], w, k == 0, s->h_mu1, s->h_mu2, s->h_ref_sq, s->h_dis_sq,
+                       s->h_ref_dis);
+    }
+}
+
+void vqx_vif_add_row(const VifState *s, unsigned w, VifSums *sums)
+{
+    for (unsigned j = 0; j < w; j++)
+        add_pixel(sums, s->log2_table, s->gain_limit, s->h_mu1[j], s->h_mu2[j],
+                  s->h_ref_sq[j], s->h_dis_sq[j], s->h_ref_dis[j]);
+}
+
+VifShifts vqx_vif_shifts(unsigned scale, unsigned bpc)
+{
+    /* Scale 0 works on the samples as they are; from scale 1 on, samples
+     * are 16-bit means whatever the input depth. */
+    if (scale) return (VifShifts){ 16, 32768, 16, 32768 };
+    const unsigned sq = 2 * (bpc - 8);
+    return (VifShifts){ bpc, 1u << (bpc - 1), sq, sq ? (uint64_t)1 << (sq - 1) : 0 };
+}
+
+/* Numerator and denominator of one scale. */
+static void scale_stats(VifState *s, unsigned scale, float *num, float *den)
+{
+    const VifPlane *p = &s->planes[scale];
+    const VifFilter *f = &vqx_vif_filters[scale];
+    const VifShifts sh = vqx_vif_shifts(scale, s->bpc);
+    const bool eight_bit = scale == 0 && s->bpc == 8;
     VifSums sums = { 0 };
     for (unsigned i = 0; i < p->h; i++) {
-        (eight_bit ? vqx_vif_columns_stats_8bpc : vqx_vif_columns_stats_16bpc)(p, i, f, sh, c);
-        mirror_ends(c->mu1, w, half);
-        mirror_ends(c->mu2, w, half);
-        mirror_ends(c->ref_sq, w, half);
-        mirror_ends(c->dis_sq, w, half);
-        mirror_ends(c->ref_dis, w, half);
-
-        for (unsigned k = 0; k < f->width; k++) {
-            const int o = (int)k - (int)half;
-            horizontal_tap(c->mu1 + o, c->mu2 + o, c->ref_sq + o, c->dis_sq + o, c->ref_dis + o,
-                           f->taps[k], w, k == 0, s->h_mu1, s->h_mu2, s->h_ref_sq, s->h_dis_sq,
-                           s->h_ref_dis);
-        }
-        for (unsigned j = 0; j < w; j++)
-            add_pixel(&sums, s->log2_table, s->gain_limit, s->h_mu1[j], s->h_mu2[j],
-                      s->h_ref_sq[j], s->h_dis_sq[j], s->h_ref_dis[j]);
+        (eight_bit ? vqx_vif_columns_stats_8bpc : vqx_vif_columns_stats_16bpc)(p, i, f, &sh,
+                                                                              &s->cols);
+        vqx_vif_filter_row(s, p->w, f);
+        vqx_vif_add_row(s, p->w, &sums);
     }
     vqx_vif_scale_result(&sums, num, den);
 }
 
-/* Next scale: low-pass with the next scale's filter, keep even rows and
- * columns. Only the kept positions are filtered. */
-static void downsample(VifState *s, const VifPlane *src, VifPlane *dst, const VifFilter *f,
-                       unsigned shift, bool eight_bit)
+void vqx_vif_downsample(VifState *s, const VifPlane *src, const VifPlane *dst, unsigned scale)
 {
+    const VifFilter *f = &vqx_vif_filters[scale];
     const unsigned half = f->width / 2;
+    const bool eight_bit = scale == 1 && s->bpc == 8;
+    const unsigned shift = scale == 1 ? s->bpc : 16;
     uint32_t *cr = s->cols.mu1, *cd = s->cols.mu2;
     uint16_t *out_ref = (uint16_t *)dst->ref, *out_dis = (uint16_t *)dst->dis;
     for (unsigned i = 0; i < dst->h; i++) {
@@ -283,8 +305,8 @@ static void downsample(VifState *s, const VifPlane *src, VifPlane *dst, const Vi
             out_ref[j] = (uint16_t)((sum_ref + 32768) >> 16);
             out_dis[j] = (uint16_t)((sum_dis + 32768) >> 16);
         }
-        out_ref += dst->w;
-        out_dis += dst->w;
+        out_ref += dst->ref_stride / (ptrdiff_t)sizeof(uint16_t);
+        out_dis += dst->dis_stride / (ptrdiff_t)sizeof(uint16_t);
     }
 }
 
@@ -292,29 +314,16 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
                    unsigned frame, VqxSink *sink)
 {
     VifState *s = priv;
-    const unsigned bpc = s->bpc;
     s->planes[0] = (VifPlane){
         .ref = ref->data[0], .dis = dis->data[0],
         .ref_stride = ref->stride[0], .dis_stride = dis->stride[0],
         .w = ref->w[0], .h = ref->h[0],
     };
-
-    /* Scale 0 works on the samples as they are; from scale 1 on, samples
-     * are 16-bit means whatever the input depth. */
-    static const VifShifts coarse = { 16, 32768, 16, 32768 };
-    const unsigned sq_shift0 = 2 * (bpc - 8);
-    const VifShifts fine = { bpc, 1u << (bpc - 1), sq_shift0,
-                             sq_shift0 ? (uint64_t)1 << (sq_shift0 - 1) : 0 };
-
     float num[VIF_SCALES] = { 0 }, den[VIF_SCALES] = { 0 };
     for (unsigned sc = s->skip_scale0 ? 1 : 0; sc < VIF_SCALES; sc++) {
-        if (sc > 0)
-            downsample(s, &s->planes[sc - 1], &s->planes[sc], &filters[sc],
-                       sc == 1 ? bpc : 16, sc == 1 && bpc == 8);
-        scale_stats(s, &s->planes[sc], &filters[sc], sc ? &coarse : &fine,
-                    sc == 0 && bpc == 8, &num[sc], &den[sc]);
+        if (sc > 0) vqx_vif_downsample(s, &s->planes[sc - 1], &s->planes[sc], sc);
+        scale_stats(s, sc, &num[sc], &den[sc]);
     }
-
     return vqx_vif_emit(s, num, den, frame, sink);
 }
 

@@ -94,6 +94,21 @@ typedef struct VifState {
     uint16_t log2_table[65536];
 } VifState;
 
+/* Filters of the four scales. */
+extern const VifFilter vqx_vif_filters[VIF_SCALES];
+/* The vertical pass's shifts of a scale at a bit depth. */
+VifShifts vqx_vif_shifts(unsigned scale, unsigned bpc);
+
+/* Stages of one scale (the extractor's own steps; the CUDA kernel checks
+ * compare with them). After vqx_vif_columns_stats of a row into s->cols:
+ * the horizontal pass (mirrors s->cols' margins, writes s->h_*), then the
+ * row's information terms added to `sums`. */
+void vqx_vif_filter_row(VifState *s, unsigned w, const VifFilter *f);
+void vqx_vif_add_row(const VifState *s, unsigned w, VifSums *sums);
+/* Scale `scale` (1..3) from scale - 1: low-pass and decimate into dst's
+ * 16-bit planes (strides in bytes), with s->cols as scratch. */
+void vqx_vif_downsample(VifState *s, const VifPlane *src, const VifPlane *dst, unsigned scale);
+
 /* Shared by the CPU extractor and its device twins. */
 extern const char *const vqx_vif_keys[];
 extern const VqxOption vqx_vif_options[];
