@@ -37,7 +37,7 @@ static int record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
     const unsigned bps = t->cpu.bpc == 8 ? 1 : 2;
     int ret = vqx_device_launched(dev, vqx_cuda_motion_sad(
         past, f->ref[0], f->pitch[0] / bps, t->cpu.w, t->cpu.h, t->cpu.bpc, t->row_sums,
-        f->result, f->stream), "motion");
+        f->result, NULL, f->stream), "motion");
     if (!ret) ret = vqx_device_launched(dev, vqx_cuda_copy(past, f->ref[0],
         t->cpu.row_bytes * t->cpu.h, f->stream), "motion history");
     return ret;

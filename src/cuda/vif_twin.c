@@ -56,10 +56,11 @@ static int record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
                 "vif downsample");
             if (ret) break;
         }
+        const VifShifts sh = vqx_vif_shifts(sc, bpc);
         ret = vqx_device_launched(dev, vqx_cuda_vif_scale(
-            ref, dis, pitch, t->w[sc], t->h[sc], sc == 0 && bpc == 8, sc, sc ? 16 : bpc,
-            sc ? 16 : 2 * (bpc - 8), t->log2_table, t->cpu.gain_limit,
-            (long long *)&sums[sc], f->stream), "vif");
+            ref, dis, pitch, t->w[sc], t->h[sc], sc == 0 && bpc == 8, sc, sh.mean, sh.sq,
+            t->log2_table, t->cpu.gain_limit,
+            (long long *)&sums[sc], NULL, f->stream), "vif");
     }
     return ret;
 }
