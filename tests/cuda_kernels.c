@@ -10,7 +10,8 @@
  *   motion  the column-blurred plane, each row's SAD modulo 2^32, the sum;
  *   vif     per scale: the vertical pass (five planes), the horizontal
  *           pass (five planes), each row's four sums, the scale's sums,
- *           and the decimated planes of scales 1 to 3;
+ *           and the next scale's planes (also made alone, with other
+ *           blocks);
  *   adm     per level: the approximation and detail bands of both
  *           pictures, the restored and additive bands, the masking terms,
  *           each scored row's nine sums before the row shift, and the
@@ -207,7 +208,8 @@ static void check_motion(const VqxPicture *prev, const VqxPicture *cur, const ch
     uint32_t *d_rows = dev_alloc(4 * (size_t)h);
     unsigned long long *d_sad = dev_alloc(8);
     int32_t *d_blur = dev_alloc(4 * plane);
-    CU_LAUNCH(vqx_cuda_motion_sad(d_prev, d_cur, pitch, w, h, bpc, d_rows, d_sad, d_blur, NULL));
+    CU_LAUNCH(vqx_cuda_motion_sad(d_prev, d_cur, pitch, w, h, bpc, vqx_cuda_motion_rows(w, h, bpc),
+                                  d_rows, d_sad, d_blur, NULL));
     uint32_t *rows = host_copy(d_rows, 4 * (size_t)h);
     uint64_t *sad = host_copy(d_sad, 8);
     int32_t *blur = host_copy(d_blur, 4 * plane);
@@ -240,24 +242,58 @@ static void check_motion(const VqxPicture *prev, const VqxPicture *cur, const ch
 
 /* ---- vif ---- */
 
-/* One scale's statistics kernel on the device copies of plane p against
- * the CPU's stages. */
+/* Differences of the next scale's planes made on the device from the CPU's
+ * (dst: vqx_vif_downsample's output). */
+static unsigned differ_next(const uint16_t *d_ref, const uint16_t *d_dis, const VifPlane *dst,
+                            const char *what, const char *where)
+{
+    const size_t n = (size_t)dst->w * dst->h;
+    uint16_t *g_ref = host_copy(d_ref, 2 * n), *g_dis = host_copy(d_dis, 2 * n);
+    unsigned bad = 0;
+    for (size_t o = 0; o < n; o++) {
+        const uint16_t c_ref = ((const uint16_t *)dst->ref)[o];
+        const uint16_t c_dis = ((const uint16_t *)dst->dis)[o];
+        if ((g_ref[o] != c_ref || g_dis[o] != c_dis) && !bad++)
+            printf("  %s %s row %zu [%zu]: cuda %u %u cpu %u %u\n", where, what, o / dst->w,
+                   o % dst->w, g_ref[o], g_dis[o], c_ref, c_dis);
+    }
+    free(g_ref);
+    free(g_dis);
+    return bad;
+}
+
+/* Scale sc's kernel on the device copies of plane p against the CPU's
+ * stages: the statistics, then the next scale's planes, which the CPU
+ * makes into s->planes[sc + 1]. Run twice: with the planned rows per block
+ * and the statistics, then with 3 rows per block and the next scale only. */
 static unsigned check_vif_scale(VifState *s, const VifPlane *p, const void *d_ref,
                                 const void *d_dis, size_t pitch, unsigned sc,
                                 const uint16_t *d_table, const char *where)
 {
     const unsigned w = p->w, h = p->h;
     const size_t plane = (size_t)w * h;
+    const int last = sc + 1 == VIF_SCALES;
+    VifPlane *next = last ? NULL : &s->planes[sc + 1];
+    const size_t next_plane = next ? (size_t)next->w * next->h : 0;
     VqxCudaVifProbe probe;
     for (int k = 0; k < 5; k++) probe.vert[k] = dev_alloc(4 * plane);
     for (int k = 0; k < 2; k++) probe.mu[k] = dev_alloc(4 * plane);
     for (int k = 0; k < 3; k++) probe.sq[k] = dev_alloc(8 * plane);
     probe.rows = dev_zeroed(4 * 8 * (size_t)h);
     long long *d_sums = dev_zeroed(4 * 8);
+    uint16_t *d_next[2] = { dev_alloc(2 * next_plane), dev_alloc(2 * next_plane) };
     const VifShifts sh = vqx_vif_shifts(sc, s->bpc);
     const int bytes1 = sc == 0 && s->bpc == 8;
-    CU_LAUNCH(vqx_cuda_vif_scale(d_ref, d_dis, pitch, w, h, bytes1, sc, sh.mean, sh.sq, d_table,
-                                 s->gain_limit, d_sums, &probe, NULL));
+    VqxCudaVifScale job = {
+        .ref = d_ref, .dis = d_dis, .pitch = pitch, .w = w, .h = h, .bytes1 = bytes1,
+        .scale = sc, .mean_shift = sh.mean, .sq_shift = sh.sq, .log2_table = d_table,
+        .gain_limit = s->gain_limit, .sums = d_sums,
+        .next_ref = next ? d_next[0] : NULL, .next_dis = next ? d_next[1] : NULL,
+        .next_w = next ? next->w : 0, .next_h = next ? next->h : 0,
+        .next_shift = sc == 0 ? s->bpc : 16,
+        .rows = vqx_cuda_vif_rows(w, h, bytes1, sc),
+    };
+    CU_LAUNCH(vqx_cuda_vif_scale(&job, &probe, NULL));
     uint32_t *vert[5], *mu[2];
     uint64_t *sq[3];
     for (int k = 0; k < 5; k++) vert[k] = host_copy(probe.vert[k], 4 * plane);
@@ -302,6 +338,20 @@ static unsigned check_vif_scale(VifState *s, const VifPlane *p, const void *d_re
     snprintf(what, sizeof(what), "scale %u sums", sc);
     bad += differ64((const uint64_t *)sums, (const uint64_t *)cpu_sums, 4, what, where, 0);
 
+    if (next) {
+        vqx_vif_downsample(s, p, next, sc + 1);
+        snprintf(what, sizeof(what), "scale %u planes", sc + 1);
+        bad += differ_next(d_next[0], d_next[1], next, what, where);
+        /* the next scale alone (vif_skip_scale0's scale 0), other blocks */
+        CU(cudaMemset(d_next[0], 0xA5, 2 * next_plane));
+        CU(cudaMemset(d_next[1], 0xA5, 2 * next_plane));
+        job.sums = NULL;
+        job.rows = 3;
+        CU_LAUNCH(vqx_cuda_vif_scale(&job, NULL, NULL));
+        snprintf(what, sizeof(what), "scale %u planes (alone)", sc + 1);
+        bad += differ_next(d_next[0], d_next[1], next, what, where);
+    }
+
     for (int k = 0; k < 5; k++) { free(vert[k]); CU(cudaFree(probe.vert[k])); }
     for (int k = 0; k < 2; k++) { free(mu[k]); CU(cudaFree(probe.mu[k])); }
     for (int k = 0; k < 3; k++) { free(sq[k]); CU(cudaFree(probe.sq[k])); }
@@ -309,6 +359,8 @@ static unsigned check_vif_scale(VifState *s, const VifPlane *p, const void *d_re
     free(sums);
     CU(cudaFree(probe.rows));
     CU(cudaFree(d_sums));
+    CU(cudaFree(d_next[0]));
+    CU(cudaFree(d_next[1]));
     return bad;
 }
 
@@ -332,48 +384,11 @@ static void check_vif(const VqxPicture *ref, const VqxPicture *dis, const char *
                     ref->h[0] };
     unsigned bad = check_vif_scale(s, &p0, d_ref, d_dis, pitch, 0, d_table, where);
     for (unsigned sc = 1; sc < VIF_SCALES; sc++) {
-        /* decimation: from the device copy of the CPU's previous scale */
-        const VifPlane *src = sc == 1 ? &p0 : &s->planes[sc - 1];
-        const VifPlane *dst = &s->planes[sc];
-        const void *d_src_ref = d_ref, *d_src_dis = d_dis;
-        size_t src_pitch = pitch;
-        void *up_ref = NULL, *up_dis = NULL;
-        if (sc > 1) {
-            up_ref = dev_upload(src->ref, (size_t)src->w * src->h * 2);
-            up_dis = dev_upload(src->dis, (size_t)src->w * src->h * 2);
-            d_src_ref = up_ref;
-            d_src_dis = up_dis;
-            src_pitch = src->w;
-        }
-        const size_t dst_plane = (size_t)dst->w * dst->h;
-        uint16_t *d_dst_ref = dev_alloc(2 * dst_plane), *d_dst_dis = dev_alloc(2 * dst_plane);
-        CU_LAUNCH(vqx_cuda_vif_downsample(d_src_ref, d_src_dis, src_pitch, src->w, src->h,
-                                          sc == 1 && ref->bpc == 8, sc,
-                                          sc == 1 ? ref->bpc : 16, d_dst_ref, d_dst_dis, dst->w,
-                                          dst->h, NULL));
-        vqx_vif_downsample(s, src, dst, sc);
-        uint16_t *g_ref = host_copy(d_dst_ref, 2 * dst_plane);
-        uint16_t *g_dis = host_copy(d_dst_dis, 2 * dst_plane);
-        char what[48];
-        snprintf(what, sizeof(what), "scale %u decimated", sc);
-        for (unsigned i = 0; i < dst->h; i++)
-            for (unsigned j = 0; j < dst->w; j++) {
-                const size_t o = (size_t)i * dst->w + j;
-                const uint16_t c_ref = ((const uint16_t *)dst->ref)[o];
-                const uint16_t c_dis = ((const uint16_t *)dst->dis)[o];
-                if ((g_ref[o] != c_ref || g_dis[o] != c_dis) && !bad++)
-                    printf("  %s %s row %u [%u]: cuda %u %u cpu %u %u\n", where, what, i, j,
-                           g_ref[o], g_dis[o], c_ref, c_dis);
-            }
-        free(g_ref);
-        free(g_dis);
-        CU(cudaFree(d_dst_ref));
-        CU(cudaFree(d_dst_dis));
-        if (up_ref) CU(cudaFree(up_ref));
-        if (up_dis) CU(cudaFree(up_dis));
-        /* the scale's statistics from the CPU's decimated planes */
-        void *s_ref = dev_upload(dst->ref, 2 * dst_plane), *s_dis = dev_upload(dst->dis, 2 * dst_plane);
-        bad += check_vif_scale(s, dst, s_ref, s_dis, dst->w, sc, d_table, where);
+        /* from the device copy of the CPU's planes of this scale */
+        const VifPlane *p = &s->planes[sc];
+        const size_t bytes = (size_t)p->w * p->h * 2;
+        void *s_ref = dev_upload(p->ref, bytes), *s_dis = dev_upload(p->dis, bytes);
+        bad += check_vif_scale(s, p, s_ref, s_dis, p->w, sc, d_table, where);
         CU(cudaFree(s_ref));
         CU(cudaFree(s_dis));
     }
@@ -431,6 +446,7 @@ static void check_adm(const VqxPicture *ref, const VqxPicture *dis, const char *
     }
     for (int k = 0; k < 4; k++) work.mask[k] = dev_alloc(plane);
     work.row_acc = dev_alloc(9 * 8 * (size_t)s->level[0].h);
+    work.blocks_done = dev_alloc(sizeof(unsigned));
     unsigned long long *d_sums = dev_alloc(9 * 8);
     uint32_t *sum = malloc(4 * stride), *centre = malloc(4 * stride);
     uint64_t (*ref_rows)[3] = malloc(sizeof(*ref_rows) * (size_t)s->level[0].h);
@@ -452,6 +468,7 @@ static void check_adm(const VqxPicture *ref, const VqxPicture *dis, const char *
         }
         const VqxCudaAdmLevel p = vqx_cuda_adm_params(s, k);
         CU(cudaMemset(work.row_acc, 0, 9 * 8 * (size_t)s->level[0].h));
+        CU(cudaMemset(work.blocks_done, 0, sizeof(unsigned)));
         CU(cudaMemset(d_sums, 0, 9 * 8));
         CU_LAUNCH(vqx_cuda_adm_level(&p, src, k ? stride : pitch, in_w, in_h, s->bpc, d_approx,
                                      &work, s->cos_1deg_sq, s->gain_limit, d_sums, probe, NULL));
@@ -544,6 +561,7 @@ static void check_adm(const VqxPicture *ref, const VqxPicture *dis, const char *
     }
     for (int k = 0; k < 4; k++) CU(cudaFree(work.mask[k]));
     CU(cudaFree(work.row_acc));
+    CU(cudaFree(work.blocks_done));
     CU(cudaFree(d_sums));
     fex->close(s);
     free(s);

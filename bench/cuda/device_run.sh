@@ -54,6 +54,7 @@ B=build-dev/bench/cuda/cuda_bench
 if [[ $stages == *" bench "* ]]; then
     log "bench $(date -u +%FT%TZ) $(nproc) cores"
     $B h2d | tee -a "$OUT/bench.log"
+    $B copy 16588800 | tee -a "$OUT/bench.log"   # a 4K 8-bit frame pair's luma
     for geo in "1920 1080" "3840 2160"; do
         for bpc in 8 10; do
             $B api $geo $bpc 2000 cuda 0 | tee -a "$OUT/bench.log"

@@ -9,8 +9,9 @@
  *   and the masking terms go to memory; the detail bands never do.
  * - adm_rows: the masked cubes of the scored positions (their thresholds
  *   read the 3x3 masking window).
- * Both add each scored row's exact integer sums to a per-row buffer; then
- * - adm_finish applies the CPU's per-row rounding shifts and sums the rows.
+ * Both add each scored row's exact integer sums to a per-row buffer; the
+ * last block of adm_rows to finish applies the CPU's per-row rounding
+ * shifts and sums the rows.
  * Every stage is integer except the angle test and the enhancement gain,
  * which keep the CPU's float/double operations (no contraction).
  */
@@ -134,8 +135,8 @@ __device__ inline unsigned long long ref_cube(const VqxCudaAdmLevel &lv, int32_t
     }
     const unsigned sq = lv.level == 2 ? 30 : 31; /* libvmaf adds 2^sq before this shift */
     const unsigned long long m = (uint32_t)abs32(x);
-    return ((((m * m + (1ull << sq)) >> sq) * m) + (unsigned long long)round_half(lv.ref_cube_shift))
-           >> lv.ref_cube_shift;
+    const unsigned long long cube_add = (unsigned long long)round_half(lv.ref_cube_shift);
+    return ((((m * m + (1ull << sq)) >> sq) * m) + cube_add) >> lv.ref_cube_shift;
 }
 
 template <typename T>
@@ -266,11 +267,46 @@ __device__ inline long long masked_cube(const VqxCudaAdmLevel &lv, int b, int32_
 #define ROWS_BLOCK 128
 #define ROWS_PER_THREAD 4
 
-/* Block: ROWS_BLOCK * ROWS_PER_THREAD scored positions of one row; each
- * warp adds its masked cubes to the row's sums. */
-__global__ void __launch_bounds__(ROWS_BLOCK)
-adm_rows(VqxCudaAdmLevel lv, VqxCudaAdmWork work)
+/* The level's nine sums from the rows' sums, each row rounded by the CPU's
+ * per-row shift; by one block. */
+__device__ void finish_level(const VqxCudaAdmLevel &lv, const unsigned long long *row_acc,
+                             unsigned long long *sums)
 {
+    const int n = lv.roi_bottom - lv.roi_top;
+    const unsigned long long ref_add = (unsigned long long)round_half(lv.ref_row_shift);
+    const long long row_add = round_half(lv.row_shift);
+    unsigned long long ref[3] = { 0, 0, 0 };
+    long long num[3] = { 0, 0, 0 }, aim[3] = { 0, 0, 0 };
+    for (int r = threadIdx.x; r < n; r += blockDim.x) {
+        const unsigned long long *a = row_acc + 9 * (size_t)r;
+#pragma unroll
+        for (int b = 0; b < 3; b++) {
+            /* written by other blocks' atomics: read past the L1 */
+            ref[b] += (__ldcg(&a[b]) + ref_add) >> lv.ref_row_shift;
+            num[b] += ((long long)__ldcg(&a[3 + b]) + row_add) >> lv.row_shift;
+            aim[b] += ((long long)__ldcg(&a[6 + b]) + row_add) >> lv.row_shift;
+        }
+    }
+    for (int b = 0; b < 3; b++) {
+        ref[b] = block_sum(ref[b]);
+        num[b] = block_sum(num[b]);
+        aim[b] = block_sum(aim[b]);
+    }
+    if (threadIdx.x) return;
+    for (int b = 0; b < 3; b++) {
+        sums[b] = ref[b];
+        sums[3 + b] = (unsigned long long)num[b];
+        sums[6 + b] = (unsigned long long)aim[b];
+    }
+}
+
+/* Block: ROWS_BLOCK * ROWS_PER_THREAD scored positions of one row; each
+ * warp adds its masked cubes to the row's sums. The last block to finish
+ * makes the level's sums. */
+__global__ void __launch_bounds__(ROWS_BLOCK)
+adm_rows(VqxCudaAdmLevel lv, VqxCudaAdmWork work, unsigned long long *sums)
+{
+    __shared__ bool last;
     const int i = lv.roi_top + blockIdx.y;
     const int j_base = lv.roi_left + blockIdx.x * ROWS_BLOCK * ROWS_PER_THREAD + threadIdx.x;
     long long num[3] = { 0, 0, 0 }, aim[3] = { 0, 0, 0 };
@@ -297,42 +333,19 @@ adm_rows(VqxCudaAdmLevel lv, VqxCudaAdmWork work)
         if (n) atomicAdd(&acc[3 + b], (unsigned long long)n);
         if (a) atomicAdd(&acc[6 + b], (unsigned long long)a);
     }
-}
-
-/* The level's nine sums from the rows' sums, each row rounded by the CPU's
- * per-row shift. One block. */
-__global__ void adm_finish(VqxCudaAdmLevel lv, const unsigned long long *row_acc,
-                           unsigned long long *sums)
-{
-    const int n = lv.roi_bottom - lv.roi_top;
-    const unsigned long long ref_add = (unsigned long long)round_half(lv.ref_row_shift);
-    const long long row_add = round_half(lv.row_shift);
-    unsigned long long ref[3] = { 0, 0, 0 };
-    long long num[3] = { 0, 0, 0 }, aim[3] = { 0, 0, 0 };
-    for (int r = threadIdx.x; r < n; r += blockDim.x) {
-        const unsigned long long *a = row_acc + 9 * (size_t)r;
-#pragma unroll
-        for (int b = 0; b < 3; b++) {
-            ref[b] += (a[b] + ref_add) >> lv.ref_row_shift;
-            num[b] += ((long long)a[3 + b] + row_add) >> lv.row_shift;
-            aim[b] += ((long long)a[6 + b] + row_add) >> lv.row_shift;
-        }
-    }
-    for (int b = 0; b < 3; b++) {
-        ref[b] = block_sum(ref[b]);
-        num[b] = block_sum(num[b]);
-        aim[b] = block_sum(aim[b]);
-    }
-    if (threadIdx.x) return;
-    for (int b = 0; b < 3; b++) {
-        sums[b] = ref[b];
-        sums[3 + b] = (unsigned long long)num[b];
-        sums[6 + b] = (unsigned long long)aim[b];
-    }
+    /* the sums of this block reach memory before the count that shows it */
+    __threadfence();
+    __syncthreads();
+    if (!threadIdx.x) last = atomicAdd(work.blocks_done, 1u) == gridDim.x * gridDim.y - 1;
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    finish_level(lv, work.row_acc, sums);
 }
 
 /* level_rounding of adm.c: levels 1 to 3 */
-static const long long level_v_add[3] = { 0, 32768, 32768 }, level_h_add[3] = { 16384, 32768, 16384 };
+static const long long level_v_add[3] = { 0, 32768, 32768 };
+static const long long level_h_add[3] = { 16384, 32768, 16384 };
 static const unsigned level_v_shift[3] = { 0, 16, 16 }, level_h_shift[3] = { 15, 16, 15 };
 
 extern "C" int vqx_cuda_adm_level(const VqxCudaAdmLevel *lv, const void *const src[2],
@@ -374,9 +387,6 @@ extern "C" int vqx_cuda_adm_level(const VqxCudaAdmLevel *lv, const void *const s
     const int per_block = ROWS_BLOCK * ROWS_PER_THREAD;
     const dim3 rows_grid((lv->roi_right - lv->roi_left + per_block - 1) / per_block,
                          lv->roi_bottom - lv->roi_top);
-    adm_rows<<<rows_grid, ROWS_BLOCK, 0, s>>>(*lv, *work);
-    ret = launch_status();
-    if (ret) return ret;
-    adm_finish<<<1, VQX_BLOCK, 0, s>>>(*lv, work->row_acc, sums);
+    adm_rows<<<rows_grid, ROWS_BLOCK, 0, s>>>(*lv, *work, sums);
     return launch_status();
 }

@@ -10,8 +10,10 @@ typedef struct AdmTwin {
     AdmState cpu; /* first: the options and the per-level constants live there */
     int32_t *approx[2][2];               /* [picture][level parity] */
     VqxCudaAdmWork work;
-    unsigned long long *row_acc;         /* every level's rows, level 0 first */
-    size_t row_acc_off[ADM_SCALES], row_acc_bytes;
+    /* every level's row sums, level 0 first, then a block counter per
+     * level: zeroed at the head of each frame */
+    unsigned long long *row_acc;
+    size_t row_acc_off[ADM_SCALES], row_acc_words;
 } AdmTwin;
 
 /* Per level: ref h, v, d (uint64), num h, v, d, aim h, v, d (int64). */
@@ -41,8 +43,9 @@ static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, Vq
         t->row_acc_off[k] = rows;
         rows += (size_t)(t->cpu.level[k].roi.bottom - t->cpu.level[k].roi.top) * SUMS_PER_LEVEL;
     }
-    t->row_acc_bytes = rows * sizeof(unsigned long long);
-    if (!ret) ret = vqx_device_alloc(dev, t->row_acc_bytes, (void **)&t->row_acc, sink);
+    t->row_acc_words = rows + ADM_SCALES;
+    if (!ret) ret = vqx_device_alloc(dev, t->row_acc_words * sizeof(unsigned long long),
+                                     (void **)&t->row_acc, sink);
     return ret;
 }
 
@@ -73,7 +76,8 @@ static int record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
     const AdmState *s = &t->cpu;
     const unsigned bps = s->bpc == 8 ? 1 : 2;
     uint64_t *sums = f->result;
-    int ret = vqx_device_launched(dev, vqx_cuda_zero(t->row_acc, t->row_acc_bytes, f->stream),
+    int ret = vqx_device_launched(dev, vqx_cuda_zero(t->row_acc, t->row_acc_words *
+                                                     sizeof(unsigned long long), f->stream),
                                   "adm rows");
     for (int k = 0; k < ADM_SCALES && !ret; k++) {
         const int in_w = k ? s->level[k - 1].w : s->w, in_h = k ? s->level[k - 1].h : s->h;
@@ -85,6 +89,7 @@ static int record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
         int32_t *const approx[2] = { t->approx[0][k & 1], t->approx[1][k & 1] };
         VqxCudaAdmWork work = t->work;
         work.row_acc = t->row_acc + t->row_acc_off[k];
+        work.blocks_done = (unsigned *)(t->row_acc + t->row_acc_words - ADM_SCALES + k);
         const VqxCudaAdmLevel p = vqx_cuda_adm_params(s, k);
         ret = vqx_device_launched(dev, vqx_cuda_adm_level(
             &p, src, k ? (size_t)s->stride : f->pitch[0] / bps, in_w, in_h, s->bpc, approx, &work,

@@ -28,9 +28,12 @@ int vqx_cuda_psnr_sse(const void *ref, const void *dis, size_t pitch, unsigned w
                       void *stream);
 
 /* ---- motion: *sad = vqx_motion_sad(prev, cur); row_sums holds h words
- * (each row's sum modulo 2^32); blurred: the column-blurred plane, w x h ---- */
+ * (each row's sum modulo 2^32); blurred: the column-blurred plane, w x h;
+ * rows: rows per block, from vqx_cuda_motion_rows (a query: call it before
+ * capturing) ---- */
+unsigned vqx_cuda_motion_rows(unsigned w, unsigned h, unsigned bpc);
 int vqx_cuda_motion_sad(const void *prev, const void *cur, size_t pitch, unsigned w, unsigned h,
-                        unsigned bpc, uint32_t *row_sums, unsigned long long *sad,
+                        unsigned bpc, unsigned rows, uint32_t *row_sums, unsigned long long *sad,
                         int32_t *blurred, void *stream);
 
 /* ---- vif ---- */
@@ -45,18 +48,30 @@ typedef struct VqxCudaVifProbe {
     long long *rows;
 } VqxCudaVifProbe;
 
-/* Scale `scale`'s sums (num_log, den_log, num_non_log, den_non_log) of the
- * planes ref/dis (8-bit samples when `bytes1`, else 16-bit) with the
- * vertical rounding shifts given. */
-int vqx_cuda_vif_scale(const void *ref, const void *dis, size_t pitch, unsigned w, unsigned h,
-                       int bytes1, unsigned scale, unsigned mean_shift, unsigned sq_shift,
-                       const uint16_t *log2_table, double gain_limit, long long *sums,
-                       const VqxCudaVifProbe *probe, void *stream);
-/* Next scale (w/2 x h/2 of dst_w x dst_h) low-passed with filter `scale`. */
-int vqx_cuda_vif_downsample(const void *ref, const void *dis, size_t pitch, unsigned w,
-                            unsigned h, int bytes1, unsigned scale, unsigned shift,
-                            uint16_t *dst_ref, uint16_t *dst_dis, unsigned dst_w,
-                            unsigned dst_h, void *stream);
+/* One scale: its sums (num_log, den_log, num_non_log, den_non_log) of
+ * the planes ref/dis (8-bit samples when `bytes1`, else 16-bit) with the
+ * vertical rounding shifts given, and the next scale's planes (w/2 x h/2,
+ * 16-bit, pitch w/2) low-passed with the next scale's filter, the vertical
+ * pass shifted by next_shift. */
+typedef struct VqxCudaVifScale {
+    const void *ref, *dis;
+    size_t pitch;
+    unsigned w, h;
+    int bytes1;
+    unsigned scale;
+    unsigned mean_shift, sq_shift;
+    const uint16_t *log2_table;
+    double gain_limit;
+    long long *sums;                /* NULL: the next scale only */
+    uint16_t *next_ref, *next_dis;  /* NULL: no next scale (scale 3) */
+    unsigned next_w, next_h, next_shift;
+    unsigned rows;                  /* rows per block: vqx_cuda_vif_rows */
+} VqxCudaVifScale;
+
+/* Rows per block for a scale's geometry on the current device (a query:
+ * call it before capturing). */
+unsigned vqx_cuda_vif_rows(unsigned w, unsigned h, int bytes1, unsigned scale);
+int vqx_cuda_vif_scale(const VqxCudaVifScale *job, const VqxCudaVifProbe *probe, void *stream);
 
 /* ---- adm ---- */
 typedef struct VqxCudaAdmLevel {
@@ -83,6 +98,7 @@ typedef struct VqxCudaAdmWork {
     /* per scored row: ref h, v, d (uint64), masked num h, v, d and aim h,
      * v, d (int64), before the per-row shift; zeroed before */
     unsigned long long *row_acc;
+    unsigned *blocks_done;          /* blocks of the masked cubes finished; zeroed before */
 } VqxCudaAdmWork;
 
 /* One level: the DWT of src[0] (reference) and src[1] (distorted), the

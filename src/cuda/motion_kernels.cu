@@ -2,17 +2,16 @@
  * Integer motion's SAD (motion_tmpl.c): the difference of two luma planes,
  * blurred down the columns then along the rows, |.| summed per row in 32
  * bits (wrapping, as libvmaf does), rows summed in 64 bits. A block takes
- * MOTION_ROWS rows of a column strip; each thread owns one column of the
- * vertical pass and keeps the five-row window of differences in a ring in
- * shared memory (written at slot and slot + 5, so the window is contiguous),
- * so each sample is read once per block.
+ * a few rows (vqx_cuda_motion_rows) of a column strip; each thread owns one
+ * column of the vertical pass and keeps the five-row window of differences
+ * in a ring in shared memory (written at slot and slot + 5, so the window
+ * is contiguous), so each sample is read once per block.
  */
 #include "cuda/common.cuh"
 #include "cuda/kernels.h"
 
 #define RADIUS 2
 #define WIN (2 * RADIUS + 1)
-#define MOTION_ROWS 16
 
 /* Taps (sum 65536), from libvmaf integer_motion.h, Netflix, BSD+Patent. */
 __constant__ int32_t motion_taps[WIN] = { 3571, 16004, 26386, 16004, 3571 };
@@ -23,21 +22,21 @@ __device__ inline int mirror(int i, int n)
     return i < 0 ? -i : i >= n ? 2 * n - i - 2 : i;
 }
 
-/* Block: VQX_BLOCK - 2 * RADIUS output columns of MOTION_ROWS rows. Column
+/* Block: VQX_BLOCK - 2 * RADIUS output columns of `rows_per_block` rows. Column
  * sums are 32-bit for 8-bit samples and 64-bit above, as on the CPU
  * (vqx_motion_blur_columns); the row pass is vqx_motion_row_sad's. Each
  * warp adds its part of a row's sum to row_sums[y] (32-bit, wrapping: the
  * CPU's row sum modulo 2^32 whatever the order). */
 template <typename P, typename Acc>
 __global__ void __launch_bounds__(VQX_BLOCK)
-motion_rows(const P *prev, const P *cur, size_t pitch, int w, int h, int col_shift,
-            uint32_t *row_sums, int32_t *blurred)
+motion_rows(const P *prev, const P *cur, size_t pitch, int w, int h, int rows_per_block,
+            int col_shift, uint32_t *row_sums, int32_t *blurred)
 {
     constexpr int OUT = VQX_BLOCK - 2 * RADIUS;
     __shared__ int32_t ring[2 * WIN][VQX_BLOCK];
     __shared__ int32_t mid[2][VQX_BLOCK];
-    const int t = threadIdx.x, x0 = blockIdx.x * OUT, y0 = blockIdx.y * MOTION_ROWS;
-    const int rows = min(MOTION_ROWS, h - y0);
+    const int t = threadIdx.x, x0 = blockIdx.x * OUT, y0 = blockIdx.y * rows_per_block;
+    const int rows = min(rows_per_block, h - y0);
     const int xc = x0 - RADIUS + t; /* this thread's column of the vertical pass */
     const bool has_col = xc < w + RADIUS;
     const int xm = has_col ? mirror(xc, w) : 0;
@@ -97,23 +96,30 @@ __global__ void sum_rows(const uint32_t *row_sums, int h, unsigned long long *sa
     if (!threadIdx.x) *sad = acc;
 }
 
+extern "C" unsigned vqx_cuda_motion_rows(unsigned w, unsigned h, unsigned bpc)
+{
+    const unsigned blocks_x = (w + VQX_BLOCK - 2 * RADIUS - 1) / (VQX_BLOCK - 2 * RADIUS);
+    return bpc == 8 ? rows_per_block(motion_rows<uint8_t, int32_t>, blocks_x, h, 2 * RADIUS)
+                    : rows_per_block(motion_rows<uint16_t, long long>, blocks_x, h, 2 * RADIUS);
+}
+
 extern "C" int vqx_cuda_motion_sad(const void *prev, const void *cur, size_t pitch, unsigned w,
-                                   unsigned h, unsigned bpc, uint32_t *row_sums,
+                                   unsigned h, unsigned bpc, unsigned rows, uint32_t *row_sums,
                                    unsigned long long *sad, int32_t *blurred, void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
     int ret = (int)cudaMemsetAsync(row_sums, 0, h * sizeof(*row_sums), s);
     if (ret) return ret;
     const int out = VQX_BLOCK - 2 * RADIUS;
-    const dim3 grid((w + out - 1) / out, (h + MOTION_ROWS - 1) / MOTION_ROWS);
+    const dim3 grid((w + out - 1) / out, (h + rows - 1) / rows);
     if (bpc == 8)
         motion_rows<uint8_t, int32_t><<<grid, VQX_BLOCK, 0, s>>>(
-            (const uint8_t *)prev, (const uint8_t *)cur, pitch, (int)w, (int)h, 8, row_sums,
-            blurred);
+            (const uint8_t *)prev, (const uint8_t *)cur, pitch, (int)w, (int)h, (int)rows, 8,
+            row_sums, blurred);
     else
         motion_rows<uint16_t, long long><<<grid, VQX_BLOCK, 0, s>>>(
-            (const uint16_t *)prev, (const uint16_t *)cur, pitch, (int)w, (int)h, (int)bpc,
-            row_sums, blurred);
+            (const uint16_t *)prev, (const uint16_t *)cur, pitch, (int)w, (int)h, (int)rows,
+            (int)bpc, row_sums, blurred);
     ret = launch_status();
     if (ret) return ret;
     sum_rows<<<1, VQX_BLOCK, 0, s>>>(row_sums, (int)h, sad);

@@ -36,8 +36,10 @@ extern "C" int vqx_cuda_psnr_sse(const void *ref, const void *dis, size_t pitch,
 {
     cudaStream_t s = (cudaStream_t)stream;
     if (bpc == 8)
-        plane_sse<<<h, VQX_BLOCK, 0, s>>>((const uint8_t *)ref, (const uint8_t *)dis, pitch, w, sse, row_sse);
+        plane_sse<<<h, VQX_BLOCK, 0, s>>>((const uint8_t *)ref, (const uint8_t *)dis, pitch, w,
+                                          sse, row_sse);
     else
-        plane_sse<<<h, VQX_BLOCK, 0, s>>>((const uint16_t *)ref, (const uint16_t *)dis, pitch, w, sse, row_sse);
+        plane_sse<<<h, VQX_BLOCK, 0, s>>>((const uint16_t *)ref, (const uint16_t *)dis, pitch, w,
+                                          sse, row_sse);
     return launch_status();
 }
