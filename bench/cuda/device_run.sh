@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark the CUDA backend on a GPU machine, in one go.
 # Run from the source root; ../shared holds the clips; logs go to $OUT.
-#   bench/cuda/device_run.sh [build] [residency] [parity] [bench] [bench-cpu]
+#   bench/cuda/device_run.sh [build] [kernels] [residency] [parity] [bench] [cli] [bench-cpu] [ncu]
 # A folder DEPS (default ../deps) may hold .deb files of jansson and
 # pkgconf, and a meson wheel, for images that lack them.
 set -u
@@ -32,6 +32,12 @@ if [[ $stages == *" build "* ]]; then
         ninja -C build-dev >> "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
     log "build ok"
 fi
+if [[ $stages == *" kernels "* ]]; then
+    log "kernels"
+    ./build-dev/tests/cuda_kernels > "$OUT/kernels.log" 2>&1
+    echo "kernels exit $?" >> "$OUT/kernels.log"
+    grep -E "^FAIL|passed|exit|SKIP" "$OUT/kernels.log" | head -20
+fi
 if [[ $stages == *" residency "* ]]; then
     log "residency"
     ./build-dev/tests/cuda_residency 2>&1 | tee "$OUT/residency.log" | tail -8
@@ -48,11 +54,14 @@ B=build-dev/bench/cuda/cuda_bench
 if [[ $stages == *" bench "* ]]; then
     log "bench $(date -u +%FT%TZ) $(nproc) cores"
     $B h2d | tee -a "$OUT/bench.log"
+    $B copy 16588800 | tee -a "$OUT/bench.log"   # a 4K 8-bit frame pair's luma
     for geo in "1920 1080" "3840 2160"; do
         for bpc in 8 10; do
             $B api $geo $bpc 2000 cuda 0 | tee -a "$OUT/bench.log"
         done
     done
+fi
+if [[ $stages == *" cli "* ]]; then
     # the CLI end to end from y4m files in the page cache
     for geo in "1920 1080 8 800" "3840 2160 8 300" "1920 1080 10 800" "3840 2160 10 200"; do
         set -- $geo
@@ -80,7 +89,7 @@ if [[ $stages == *" ncu "* ]]; then
     # time of each kernel of one 4K 8-bit frame's chain (clocks left as they are)
     NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
     timeout 240 "$NCU" --clock-control none --metrics gpu__time_duration.sum --csv \
-        --launch-skip 100 --launch-count 120 $B api 3840 2160 8 16 cuda 0 > "$OUT/ncu.csv" 2> "$OUT/ncu.err"
+        --launch-skip ${NCU_SKIP:-100} --launch-count ${NCU_COUNT:-120} $B api 3840 2160 8 16 cuda 0 > "$OUT/ncu.csv" 2> "$OUT/ncu.err"
     python3 - "$OUT/ncu.csv" <<'PY' | tee -a "$OUT/bench.log"
 import csv, sys, collections
 rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]

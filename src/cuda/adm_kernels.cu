@@ -1,12 +1,19 @@
 /*
- * Integer ADM (adm.c) on the device. Per level: the DWT of both pictures
- * (one thread per output sample computes the four vertical-pass values its
- * horizontal taps read), the decoupling into restored and additive parts,
- * the masking sums of each position, and one block per scored row that
- * adds the row's reference cubes and masked cubes, applies the CPU's
- * per-row rounding shift, and adds the result to the level's sums. Every
- * stage is integer except the angle test and the enhancement gain, which
- * keep the CPU's float/double operations (no contraction).
+ * Integer ADM (adm.c) on the device, three kernels per level:
+ * - adm_front: the DWT of both pictures (a block computes the vertical pass
+ *   of the columns its row segment reads into shared memory, then each
+ *   thread the four bands of both pictures at one position), and at once,
+ *   per position, what only needs that position: the reference's cubes,
+ *   the decoupling into restored and additive parts and their masking
+ *   terms. Only the approximation bands, the restored and additive bands
+ *   and the masking terms go to memory; the detail bands never do.
+ * - adm_rows: the masked cubes of the scored positions (their thresholds
+ *   read the 3x3 masking window).
+ * Both add each scored row's exact integer sums to a per-row buffer; the
+ * last block of adm_rows to finish applies the CPU's per-row rounding
+ * shifts and sums the rows.
+ * Every stage is integer except the angle test and the enhancement gain,
+ * which keep the CPU's float/double operations (no contraction).
  */
 #include "cuda/common.cuh"
 #include "cuda/kernels.h"
@@ -41,68 +48,6 @@ __device__ inline long long round_half(unsigned shift)
     return shift ? (long long)1 << (shift - 1) : 0;
 }
 
-/* Level 0 reads samples centred on zero as int16 and sums in 32 bits;
- * levels 1 to 3 read int32 bands and sum in 64 bits (dwt_row_16/_32). */
-template <typename Src, typename Val, typename Acc>
-__global__ void adm_dwt_kernel(const Src *src, size_t pitch, int in_w, int in_h, int32_t centre,
-                               Acc v_add, unsigned v_shift, Acc h_add, unsigned h_shift,
-                               int out_w, int out_h, int stride, int32_t *a, int32_t *bh,
-                               int32_t *bv, int32_t *bd)
-{
-    const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
-    if (j >= out_w || i >= out_h) return;
-    size_t rows[4];
-    for (int k = 0; k < 4; k++) rows[k] = (size_t)tap_index(2 * i - 1 + k, in_h) * pitch;
-    Acc lo[4], hi[4];
-    for (int t = 0; t < 4; t++) {
-        const int c = tap_index(2 * j - 1 + t, in_w);
-        Acc s[4];
-        for (int k = 0; k < 4; k++) s[k] = (Acc)(Val)((int32_t)src[rows[k] + c] - centre);
-        lo[t] = (Acc)(Val)((db2_lo[0] * s[0] + db2_lo[1] * s[1] + db2_lo[2] * s[2] +
-                            db2_lo[3] * s[3] + v_add) >> v_shift);
-        hi[t] = (Acc)(Val)((db2_hi[0] * s[0] + db2_hi[1] * s[1] + db2_hi[2] * s[2] +
-                            db2_hi[3] * s[3] + v_add) >> v_shift);
-    }
-    const size_t o = (size_t)i * stride + j;
-    a[o] = (int32_t)((db2_lo[0] * lo[0] + db2_lo[1] * lo[1] + db2_lo[2] * lo[2] +
-                      db2_lo[3] * lo[3] + h_add) >> h_shift);
-    bv[o] = (int32_t)((db2_hi[0] * lo[0] + db2_hi[1] * lo[1] + db2_hi[2] * lo[2] +
-                       db2_hi[3] * lo[3] + h_add) >> h_shift);
-    bh[o] = (int32_t)((db2_lo[0] * hi[0] + db2_lo[1] * hi[1] + db2_lo[2] * hi[2] +
-                       db2_lo[3] * hi[3] + h_add) >> h_shift);
-    bd[o] = (int32_t)((db2_hi[0] * hi[0] + db2_hi[1] * hi[1] + db2_hi[2] * hi[2] +
-                       db2_hi[3] * hi[3] + h_add) >> h_shift);
-}
-
-extern "C" int vqx_cuda_adm_dwt(const void *src, size_t pitch, int in_w, int in_h, int level,
-                                unsigned bpc, int stride, int32_t *approx,
-                                const VqxCudaAdmBands *out, void *stream)
-{
-    cudaStream_t s = (cudaStream_t)stream;
-    const int out_w = (in_w + 1) / 2, out_h = (in_h + 1) / 2;
-    const dim3 grid((out_w + VQX_BLOCK - 1) / VQX_BLOCK, out_h);
-    int32_t *h = out->band[0], *v = out->band[1], *d = out->band[2];
-    if (level == 0) {
-        const int32_t centre = 1 << (bpc - 1);
-        if (bpc == 8)
-            adm_dwt_kernel<uint8_t, int16_t, int32_t><<<grid, VQX_BLOCK, 0, s>>>(
-                (const uint8_t *)src, pitch, in_w, in_h, centre, 1 << (bpc - 1), bpc, 32768, 16,
-                out_w, out_h, stride, approx, h, v, d);
-        else
-            adm_dwt_kernel<uint16_t, int16_t, int32_t><<<grid, VQX_BLOCK, 0, s>>>(
-                (const uint16_t *)src, pitch, in_w, in_h, centre, 1 << (bpc - 1), bpc, 32768, 16,
-                out_w, out_h, stride, approx, h, v, d);
-    } else {
-        /* level_rounding of adm.c */
-        static const long long v_add[3] = { 0, 32768, 32768 }, h_add[3] = { 16384, 32768, 16384 };
-        static const unsigned v_shift[3] = { 0, 16, 16 }, h_shift[3] = { 15, 16, 15 };
-        adm_dwt_kernel<int32_t, int32_t, long long><<<grid, VQX_BLOCK, 0, s>>>(
-            (const int32_t *)src, pitch, in_w, in_h, 0, v_add[level - 1], v_shift[level - 1],
-            h_add[level - 1], h_shift[level - 1], out_w, out_h, stride, approx, h, v, d);
-    }
-    return launch_status();
-}
-
 /* restore_gain of adm.c */
 __device__ inline long long restore_gain(int32_t o, int32_t t)
 {
@@ -121,24 +66,22 @@ __device__ inline long long restore_gain(int32_t o, int32_t t)
     return k < 0 ? 0 : k > 32768 ? 32768 : k;
 }
 
-__global__ void adm_decouple(VqxCudaAdmLevel lv, VqxCudaAdmBands ref, VqxCudaAdmBands dis,
-                             VqxCudaAdmBands restored, VqxCudaAdmBands additive,
-                             float cos_1deg_sq, double gain_limit)
+
+/* vqx_adm_decouple of adm.c at one position: the reference's and the
+ * distorted picture's h, v, d to the restored and additive parts. */
+__device__ inline void decouple(const int32_t ref[3], const int32_t dis[3], float cos_1deg_sq,
+                                double gain_limit, int32_t restored[3], int32_t additive[3])
 {
-    const int j = lv.grown_left + blockIdx.x * blockDim.x + threadIdx.x;
-    const int i = lv.grown_top + blockIdx.y;
-    if (j >= lv.grown_right) return;
-    const size_t o = (size_t)i * lv.stride + j;
-    const int32_t oh = ref.band[0][o], ov = ref.band[1][o];
-    const int32_t th = dis.band[0][o], tv = dis.band[1][o];
+    const int32_t oh = ref[0], ov = ref[1], th = dis[0], tv = dis[1];
     const long long dot = (long long)oh * th + (long long)ov * tv;
     const long long o_sq = (long long)oh * oh + (long long)ov * ov;
     const long long t_sq = (long long)th * th + (long long)tv * tv;
     const double dotf = (float)dot / 4096.0;
     const bool same_angle = dotf >= 0.0f &&
         dotf * dotf >= cos_1deg_sq * ((float)o_sq / 4096.0) * ((float)t_sq / 4096.0);
+#pragma unroll
     for (int b = 0; b < 3; b++) {
-        const int32_t ob = ref.band[b][o], tb = dis.band[b][o];
+        const int32_t ob = ref[b], tb = dis[b];
         const long long k = restore_gain(ob, tb);
         int32_t r = wrap32((k * ob + 16384) >> 15);
         if (same_angle && k > 0 && ob > 0) {
@@ -148,43 +91,145 @@ __global__ void adm_decouple(VqxCudaAdmLevel lv, VqxCudaAdmBands ref, VqxCudaAdm
             const double e = r * gain_limit;
             r = (int32_t)(e > tb ? e : tb);
         }
-        restored.band[b][o] = r;
-        additive.band[b][o] = wrap32((long long)tb - r);
+        restored[b] = r;
+        additive[b] = wrap32((long long)tb - r);
     }
 }
 
-/* masking_row of adm.c for one position: what it contributes to its
- * neighbours' thresholds (1/30) and to its own (1/15), summed over the
+/* vqx_adm_mask_terms of one position: what its three bands contribute to
+ * its neighbours' thresholds (1/30) and to its own (1/15), summed over the
  * orientations in 32-bit modular arithmetic. */
-__global__ void adm_mask(VqxCudaAdmLevel lv, VqxCudaAdmBands mask, uint32_t *sum_out,
-                         uint32_t *centre_out)
+__device__ inline void mask_terms(const VqxCudaAdmLevel &lv, const int32_t x[3], uint32_t *sum_out,
+                                  uint32_t *centre_out)
 {
-    const int j = lv.grown_left + blockIdx.x * blockDim.x + threadIdx.x;
-    const int i = lv.grown_top + blockIdx.y;
-    if (j >= lv.grown_right) return;
-    const size_t o = (size_t)i * lv.stride + j;
     uint32_t sum = 0, centre = 0;
+#pragma unroll
     for (int b = 0; b < 3; b++) {
-        const int32_t src = mask.band[b][o];
         const uint32_t q = lv.q_weight[b];
         if (lv.level == 0) {
             const unsigned shift = b == 2 ? 17 : 15;
             const int32_t add = b == 2 ? 65535 : 16384;
             /* int32 product and sum, wrapping as the CPU's do */
-            const int32_t p = (int32_t)((uint32_t)(int32_t)q * (uint32_t)src + (uint32_t)add);
-            const int32_t weighted = (int16_t)(p >> shift);
-            const int32_t m = abs32(weighted);
+            const int32_t p = (int32_t)((uint32_t)(int32_t)q * (uint32_t)x[b] + (uint32_t)add);
+            const int32_t m = abs32((int16_t)(p >> shift));
             sum += (uint32_t)(int16_t)((ONE_BY_30_Q17 * m + 2048) >> 12);
             centre += (uint32_t)(int16_t)((ONE_BY_15_Q17 * m + 2048) >> 12);
         } else {
-            const int32_t weighted = wrap32(((long long)q * src + (1 << 27)) >> 28);
+            const int32_t weighted = wrap32(((long long)q * x[b] + (1 << 27)) >> 28);
             const long long m = abs32(weighted);
             sum += (uint32_t)wrap32((ONE_BY_30_Q32 * m + INT32_MIN) >> 32);
             centre += (uint32_t)wrap32((ONE_BY_15_Q32 * m + INT32_MIN) >> 32);
         }
     }
-    sum_out[o] = sum;
-    centre_out[o] = centre;
+    *sum_out = sum;
+    *centre_out = centre;
+}
+
+/* The reference's cube of one band value (reference_sums in adm.c), before
+ * the row's shift. */
+__device__ inline unsigned long long ref_cube(const VqxCudaAdmLevel &lv, int32_t x)
+{
+    if (lv.level == 0) {
+        const unsigned long long m = (uint16_t)abs32(x);
+        return m * m * m;
+    }
+    const unsigned sq = lv.level == 2 ? 30 : 31; /* libvmaf adds 2^sq before this shift */
+    const unsigned long long m = (uint32_t)abs32(x);
+    const unsigned long long cube_add = (unsigned long long)round_half(lv.ref_cube_shift);
+    return ((((m * m + (1ull << sq)) >> sq) * m) + cube_add) >> lv.ref_cube_shift;
+}
+
+template <typename T>
+__device__ inline T warp_sum(T v)
+{
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+    return v;
+}
+
+struct AdmFront {
+    const void *src[2];          /* reference, distorted: picture or approximation band */
+    size_t pitch;
+    int in_w, in_h;
+    int32_t *approx[2];
+    VqxCudaAdmLevel lv;
+    VqxCudaAdmWork work;
+    float cos_1deg_sq;
+    double gain_limit;
+    VqxCudaAdmBands probe[2];    /* the detail bands, for the kernel checks */
+};
+
+/* Level 0 reads samples centred on zero as int16 and sums in 32 bits;
+ * levels 1 to 3 read int32 bands and sum in 64 bits (adm.c's dwt_row_16
+ * and dwt_row_32). Block: VQX_BLOCK positions of one band row. */
+template <typename Src, typename Val, typename Acc>
+__global__ void __launch_bounds__(VQX_BLOCK)
+adm_front(AdmFront f, int32_t centre, Acc v_add, unsigned v_shift, Acc h_add, unsigned h_shift)
+{
+    __shared__ int32_t lo[2][2 * VQX_BLOCK + 2], hi[2][2 * VQX_BLOCK + 2];
+    const VqxCudaAdmLevel &lv = f.lv;
+    const int t = threadIdx.x, i = blockIdx.y, j0 = blockIdx.x * VQX_BLOCK, j = j0 + t;
+    size_t rows[4];
+#pragma unroll
+    for (int k = 0; k < 4; k++) rows[k] = (size_t)tap_index(2 * i - 1 + k, f.in_h) * f.pitch;
+    /* vertical pass of input columns 2 * j0 - 1 + c */
+    const int n = 2 * min(VQX_BLOCK, lv.w - j0) + 2;
+    for (int c = t; c < n; c += VQX_BLOCK) {
+        const int col = tap_index(2 * j0 - 1 + c, f.in_w);
+#pragma unroll
+        for (int p = 0; p < 2; p++) {
+            const Src *src = (const Src *)f.src[p];
+            Acc s[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) s[k] = (Acc)(Val)((int32_t)src[rows[k] + col] - centre);
+            lo[p][c] = (Val)((db2_lo[0] * s[0] + db2_lo[1] * s[1] + db2_lo[2] * s[2] +
+                              db2_lo[3] * s[3] + v_add) >> v_shift);
+            hi[p][c] = (Val)((db2_hi[0] * s[0] + db2_hi[1] * s[1] + db2_hi[2] * s[2] +
+                              db2_hi[3] * s[3] + v_add) >> v_shift);
+        }
+    }
+    __syncthreads();
+    const bool active = j < lv.w;
+    const size_t o = (size_t)i * lv.stride + j;
+    int32_t band[2][3]; /* h, v, d of reference and distorted */
+    if (active) {
+#pragma unroll
+        for (int p = 0; p < 2; p++) {
+            const int32_t *l = &lo[p][2 * t], *q = &hi[p][2 * t];
+            const Acc l0 = l[0], l1 = l[1], l2 = l[2], l3 = l[3];
+            const Acc q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];
+            f.approx[p][o] = (int32_t)((db2_lo[0] * l0 + db2_lo[1] * l1 + db2_lo[2] * l2 +
+                                        db2_lo[3] * l3 + h_add) >> h_shift);
+            band[p][1] = (int32_t)((db2_hi[0] * l0 + db2_hi[1] * l1 + db2_hi[2] * l2 +
+                                    db2_hi[3] * l3 + h_add) >> h_shift);
+            band[p][0] = (int32_t)((db2_lo[0] * q0 + db2_lo[1] * q1 + db2_lo[2] * q2 +
+                                    db2_lo[3] * q3 + h_add) >> h_shift);
+            band[p][2] = (int32_t)((db2_hi[0] * q0 + db2_hi[1] * q1 + db2_hi[2] * q2 +
+                                    db2_hi[3] * q3 + h_add) >> h_shift);
+            if (f.probe[p].band[0])
+                for (int b = 0; b < 3; b++) f.probe[p].band[b][o] = band[p][b];
+        }
+    }
+    if (!lv.scored) return;
+    const bool grown = active && i >= lv.grown_top && i < lv.grown_bottom &&
+                       j >= lv.grown_left && j < lv.grown_right;
+    if (grown) {
+        int32_t restored[3], additive[3];
+        decouple(band[0], band[1], f.cos_1deg_sq, f.gain_limit, restored, additive);
+        for (int b = 0; b < 3; b++) {
+            f.work.restored.band[b][o] = restored[b];
+            f.work.additive.band[b][o] = additive[b];
+        }
+        mask_terms(lv, additive, &f.work.mask[0][o], &f.work.mask[1][o]);
+        if (!lv.skip_aim) mask_terms(lv, restored, &f.work.mask[2][o], &f.work.mask[3][o]);
+    }
+    if (i < lv.roi_top || i >= lv.roi_bottom) return; /* the block's row */
+    const bool scored = active && j >= lv.roi_left && j < lv.roi_right;
+    unsigned long long *acc = f.work.row_acc + 9 * (size_t)(i - lv.roi_top);
+#pragma unroll
+    for (int b = 0; b < 3; b++) {
+        const unsigned long long cube = warp_sum(scored ? ref_cube(lv, band[0][b]) : 0ull);
+        if (!(t & 31) && cube) atomicAdd(&acc[b], cube);
+    }
 }
 
 /* The 3x3 masking threshold of (i, j): eight neighbours at 1/30 and the
@@ -195,6 +240,7 @@ __device__ inline int32_t threshold(const VqxCudaAdmLevel &lv, const uint32_t *s
     const int rows[3] = { tap_index(i - 1, lv.h), i, tap_index(i + 1, lv.h) };
     const int cl = tap_index(j - 1, lv.w), cr = tap_index(j + 1, lv.w);
     uint32_t t = 0;
+#pragma unroll
     for (int r = 0; r < 3; r++) {
         const uint32_t *row = sum + (size_t)rows[r] * lv.stride;
         t += row[cl] + row[j] + row[cr];
@@ -203,7 +249,7 @@ __device__ inline int32_t threshold(const VqxCudaAdmLevel &lv, const uint32_t *s
     return (int32_t)(t - sum[o] + centre[o]);
 }
 
-/* One masked cube of masked_norm in adm.c. */
+/* One masked cube of vqx_adm_masked_sums in adm.c, before the row's shift. */
 __device__ inline long long masked_cube(const VqxCudaAdmLevel &lv, int b, int32_t x, int32_t thr)
 {
     const bool l0 = lv.level == 0;
@@ -218,70 +264,129 @@ __device__ inline long long masked_cube(const VqxCudaAdmLevel &lv, int b, int32_
     return ((long long)sq * m + round_half(lv.cube_shift[b])) >> lv.cube_shift[b];
 }
 
-/* One block per scored row: the row's nine sums, rounded per row as the CPU
- * rounds them, added to the level's sums. */
-__global__ void adm_rows(VqxCudaAdmLevel lv, VqxCudaAdmBands ref, VqxCudaAdmBands restored,
-                         VqxCudaAdmBands additive, const uint32_t *sum_a, const uint32_t *centre_a,
-                         const uint32_t *sum_r, const uint32_t *centre_r,
-                         unsigned long long *sums)
+#define ROWS_BLOCK 128
+#define ROWS_PER_THREAD 4
+
+/* The level's nine sums from the rows' sums, each row rounded by the CPU's
+ * per-row shift; by one block. */
+__device__ void finish_level(const VqxCudaAdmLevel &lv, const unsigned long long *row_acc,
+                             unsigned long long *sums)
 {
-    const int i = lv.roi_top + blockIdx.x;
-    unsigned long long ref_row[3] = { 0, 0, 0 };
-    long long num_row[3] = { 0, 0, 0 }, aim_row[3] = { 0, 0, 0 };
-    const unsigned sq = lv.level == 2 ? 30 : 31; /* sq_shift of reference_norm, levels 1-3 */
-    const unsigned long long cube_add = (unsigned long long)round_half(lv.ref_cube_shift);
-    for (int j = lv.roi_left + threadIdx.x; j < lv.roi_right; j += blockDim.x) {
-        const size_t o = (size_t)i * lv.stride + j;
-        for (int b = 0; b < 3; b++) {
-            const int32_t x = ref.band[b][o];
-            if (lv.level == 0) {
-                const unsigned long long m = (uint16_t)abs32(x);
-                ref_row[b] += m * m * m;
-            } else {
-                const unsigned long long m = (uint32_t)abs32(x);
-                ref_row[b] += ((((m * m + (1ull << sq)) >> sq) * m) + cube_add) >> lv.ref_cube_shift;
-            }
-        }
-        const int32_t thr_num = threshold(lv, sum_a, centre_a, i, j);
-        for (int b = 0; b < 3; b++) num_row[b] += masked_cube(lv, b, restored.band[b][o], thr_num);
-        if (!lv.skip_aim) {
-            const int32_t thr_aim = threshold(lv, sum_r, centre_r, i, j);
-            for (int b = 0; b < 3; b++) aim_row[b] += masked_cube(lv, b, additive.band[b][o], thr_aim);
-        }
-    }
-    for (int b = 0; b < 3; b++) {
-        ref_row[b] = block_sum(ref_row[b]);
-        num_row[b] = block_sum(num_row[b]);
-        aim_row[b] = block_sum(aim_row[b]);
-    }
-    if (threadIdx.x) return;
+    const int n = lv.roi_bottom - lv.roi_top;
     const unsigned long long ref_add = (unsigned long long)round_half(lv.ref_row_shift);
     const long long row_add = round_half(lv.row_shift);
+    unsigned long long ref[3] = { 0, 0, 0 };
+    long long num[3] = { 0, 0, 0 }, aim[3] = { 0, 0, 0 };
+    for (int r = threadIdx.x; r < n; r += blockDim.x) {
+        const unsigned long long *a = row_acc + 9 * (size_t)r;
+#pragma unroll
+        for (int b = 0; b < 3; b++) {
+            /* written by other blocks' atomics: read past the L1 */
+            ref[b] += (__ldcg(&a[b]) + ref_add) >> lv.ref_row_shift;
+            num[b] += ((long long)__ldcg(&a[3 + b]) + row_add) >> lv.row_shift;
+            aim[b] += ((long long)__ldcg(&a[6 + b]) + row_add) >> lv.row_shift;
+        }
+    }
     for (int b = 0; b < 3; b++) {
-        atomicAdd(&sums[b], (ref_row[b] + ref_add) >> lv.ref_row_shift);
-        atomicAdd(&sums[3 + b], (unsigned long long)((num_row[b] + row_add) >> lv.row_shift));
-        atomicAdd(&sums[6 + b], (unsigned long long)((aim_row[b] + row_add) >> lv.row_shift));
+        ref[b] = block_sum(ref[b]);
+        num[b] = block_sum(num[b]);
+        aim[b] = block_sum(aim[b]);
+    }
+    if (threadIdx.x) return;
+    for (int b = 0; b < 3; b++) {
+        sums[b] = ref[b];
+        sums[3 + b] = (unsigned long long)num[b];
+        sums[6 + b] = (unsigned long long)aim[b];
     }
 }
 
-extern "C" int vqx_cuda_adm_level(const VqxCudaAdmLevel *lv, const VqxCudaAdmBands *ref,
-                                  const VqxCudaAdmBands *dis, const VqxCudaAdmBands *restored,
-                                  const VqxCudaAdmBands *additive, uint32_t *const mask[4],
+/* Block: ROWS_BLOCK * ROWS_PER_THREAD scored positions of one row; each
+ * warp adds its masked cubes to the row's sums. The last block to finish
+ * makes the level's sums. */
+__global__ void __launch_bounds__(ROWS_BLOCK)
+adm_rows(VqxCudaAdmLevel lv, VqxCudaAdmWork work, unsigned long long *sums)
+{
+    __shared__ bool last;
+    const int i = lv.roi_top + blockIdx.y;
+    const int j_base = lv.roi_left + blockIdx.x * ROWS_BLOCK * ROWS_PER_THREAD + threadIdx.x;
+    long long num[3] = { 0, 0, 0 }, aim[3] = { 0, 0, 0 };
+#pragma unroll
+    for (int q = 0; q < ROWS_PER_THREAD; q++) {
+        const int j = j_base + q * ROWS_BLOCK;
+        if (j >= lv.roi_right) break;
+        const size_t o = (size_t)i * lv.stride + j;
+        const int32_t thr_num = threshold(lv, work.mask[0], work.mask[1], i, j);
+#pragma unroll
+        for (int b = 0; b < 3; b++) num[b] += masked_cube(lv, b, work.restored.band[b][o], thr_num);
+        if (!lv.skip_aim) {
+            const int32_t thr_aim = threshold(lv, work.mask[2], work.mask[3], i, j);
+#pragma unroll
+            for (int b = 0; b < 3; b++)
+                aim[b] += masked_cube(lv, b, work.additive.band[b][o], thr_aim);
+        }
+    }
+    unsigned long long *acc = work.row_acc + 9 * (size_t)blockIdx.y;
+#pragma unroll
+    for (int b = 0; b < 3; b++) {
+        const long long n = warp_sum(num[b]), a = warp_sum(aim[b]);
+        if (threadIdx.x & 31) continue;
+        if (n) atomicAdd(&acc[3 + b], (unsigned long long)n);
+        if (a) atomicAdd(&acc[6 + b], (unsigned long long)a);
+    }
+    /* the sums of this block reach memory before the count that shows it */
+    __threadfence();
+    __syncthreads();
+    if (!threadIdx.x) last = atomicAdd(work.blocks_done, 1u) == gridDim.x * gridDim.y - 1;
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    finish_level(lv, work.row_acc, sums);
+}
+
+/* level_rounding of adm.c: levels 1 to 3 */
+static const long long level_v_add[3] = { 0, 32768, 32768 };
+static const long long level_h_add[3] = { 16384, 32768, 16384 };
+static const unsigned level_v_shift[3] = { 0, 16, 16 }, level_h_shift[3] = { 15, 16, 15 };
+
+extern "C" int vqx_cuda_adm_level(const VqxCudaAdmLevel *lv, const void *const src[2],
+                                  size_t pitch, int in_w, int in_h, unsigned bpc,
+                                  int32_t *const approx[2], const VqxCudaAdmWork *work,
                                   float cos_1deg_sq, double gain_limit, unsigned long long *sums,
-                                  void *stream)
+                                  const VqxCudaAdmBands *probe, void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
-    const int gw = lv->grown_right - lv->grown_left, gh = lv->grown_bottom - lv->grown_top;
-    const dim3 grid((gw + VQX_BLOCK - 1) / VQX_BLOCK, gh);
-    adm_decouple<<<grid, VQX_BLOCK, 0, s>>>(*lv, *ref, *dis, *restored, *additive, cos_1deg_sq,
-                                           gain_limit);
+    AdmFront f = {};
+    for (int p = 0; p < 2; p++) {
+        f.src[p] = src[p];
+        f.approx[p] = approx[p];
+        if (probe) f.probe[p] = probe[p];
+    }
+    f.pitch = pitch;
+    f.in_w = in_w;
+    f.in_h = in_h;
+    f.lv = *lv;
+    f.work = *work;
+    f.cos_1deg_sq = cos_1deg_sq;
+    f.gain_limit = gain_limit;
+    const dim3 grid((lv->w + VQX_BLOCK - 1) / VQX_BLOCK, lv->h);
+    if (lv->level == 0) {
+        const int32_t centre = 1 << (bpc - 1);
+        if (bpc == 8)
+            adm_front<uint8_t, int16_t, int32_t><<<grid, VQX_BLOCK, 0, s>>>(
+                f, centre, centre, bpc, 32768, 16);
+        else
+            adm_front<uint16_t, int16_t, int32_t><<<grid, VQX_BLOCK, 0, s>>>(
+                f, centre, centre, bpc, 32768, 16);
+    } else {
+        const int k = lv->level - 1;
+        adm_front<int32_t, int32_t, long long><<<grid, VQX_BLOCK, 0, s>>>(
+            f, 0, level_v_add[k], level_v_shift[k], level_h_add[k], level_h_shift[k]);
+    }
     int ret = launch_status();
-    if (ret) return ret;
-    adm_mask<<<grid, VQX_BLOCK, 0, s>>>(*lv, *additive, mask[0], mask[1]);
-    if (!lv->skip_aim) adm_mask<<<grid, VQX_BLOCK, 0, s>>>(*lv, *restored, mask[2], mask[3]);
-    ret = launch_status();
-    if (ret) return ret;
-    adm_rows<<<lv->roi_bottom - lv->roi_top, VQX_BLOCK, 0, s>>>(
-        *lv, *ref, *restored, *additive, mask[0], mask[1], mask[2], mask[3], sums);
+    if (ret || !lv->scored) return ret;
+    const int per_block = ROWS_BLOCK * ROWS_PER_THREAD;
+    const dim3 rows_grid((lv->roi_right - lv->roi_left + per_block - 1) / per_block,
+                         lv->roi_bottom - lv->roi_top);
+    adm_rows<<<rows_grid, ROWS_BLOCK, 0, s>>>(*lv, *work, sums);
     return launch_status();
 }

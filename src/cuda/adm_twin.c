@@ -3,15 +3,17 @@
  * statements. */
 #include <stdint.h>
 
+#include "cuda/adm_twin.h"
 #include "cuda/device.h"
-#include "cuda/kernels.h"
-#include "feature/adm_fixed.h"
 
 typedef struct AdmTwin {
     AdmState cpu; /* first: the options and the per-level constants live there */
     int32_t *approx[2][2];               /* [picture][level parity] */
-    VqxCudaAdmBands band[2], restored, additive;
-    uint32_t *mask[4];                   /* sum, centre: of additive, of restored */
+    VqxCudaAdmWork work;
+    /* every level's row sums, level 0 first, then a block counter per
+     * level: zeroed at the head of each frame */
+    unsigned long long *row_acc;
+    size_t row_acc_off[ADM_SCALES], row_acc_words;
 } AdmTwin;
 
 /* Per level: ref h, v, d (uint64), num h, v, d, aim h, v, d (int64). */
@@ -26,32 +28,40 @@ static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, Vq
     vqx_device_result_bytes(dev, ADM_SCALES * SUMS_PER_LEVEL * sizeof(uint64_t));
     t->cpu.stride = (t->cpu.w + 1) / 2;
     const size_t plane = (size_t)t->cpu.stride * (size_t)((t->cpu.h + 1) / 2) * sizeof(int32_t);
+    VqxCudaAdmWork *w = &t->work;
     void **bufs[] = {
         (void **)&t->approx[0][0], (void **)&t->approx[0][1], (void **)&t->approx[1][0],
         (void **)&t->approx[1][1],
-        (void **)&t->band[0].band[0], (void **)&t->band[0].band[1], (void **)&t->band[0].band[2],
-        (void **)&t->band[1].band[0], (void **)&t->band[1].band[1], (void **)&t->band[1].band[2],
-        (void **)&t->restored.band[0], (void **)&t->restored.band[1], (void **)&t->restored.band[2],
-        (void **)&t->additive.band[0], (void **)&t->additive.band[1], (void **)&t->additive.band[2],
-        (void **)&t->mask[0], (void **)&t->mask[1], (void **)&t->mask[2], (void **)&t->mask[3],
+        (void **)&w->restored.band[0], (void **)&w->restored.band[1], (void **)&w->restored.band[2],
+        (void **)&w->additive.band[0], (void **)&w->additive.band[1], (void **)&w->additive.band[2],
+        (void **)&w->mask[0], (void **)&w->mask[1], (void **)&w->mask[2], (void **)&w->mask[3],
     };
     for (unsigned i = 0; i < sizeof(bufs) / sizeof(bufs[0]) && !ret; i++)
         ret = vqx_device_alloc(dev, plane, bufs[i], sink);
+    size_t rows = 0;
+    for (int k = 0; k < ADM_SCALES; k++) {
+        t->row_acc_off[k] = rows;
+        rows += (size_t)(t->cpu.level[k].roi.bottom - t->cpu.level[k].roi.top) * SUMS_PER_LEVEL;
+    }
+    t->row_acc_words = rows + ADM_SCALES;
+    if (!ret) ret = vqx_device_alloc(dev, t->row_acc_words * sizeof(unsigned long long),
+                                     (void **)&t->row_acc, sink);
     return ret;
 }
 
-static VqxCudaAdmLevel level_params(const AdmTwin *t, int k)
+VqxCudaAdmLevel vqx_cuda_adm_params(const AdmState *s, int k)
 {
-    const AdmLevel *lv = &t->cpu.level[k];
+    const AdmLevel *lv = &s->level[k];
     VqxCudaAdmLevel p = {
-        .level = k, .w = lv->w, .h = lv->h, .stride = (int)t->cpu.stride,
+        .level = k, .scored = !(k == 0 && s->skip_scale0),
+        .w = lv->w, .h = lv->h, .stride = (int)s->stride,
         .roi_top = lv->roi.top, .roi_bottom = lv->roi.bottom,
         .roi_left = lv->roi.left, .roi_right = lv->roi.right,
         .grown_top = lv->grown.top, .grown_bottom = lv->grown.bottom,
         .grown_left = lv->grown.left, .grown_right = lv->grown.right,
         .row_shift = lv->row_shift,
         .ref_cube_shift = lv->ref_cube_shift, .ref_row_shift = lv->ref_row_shift,
-        .skip_aim = t->cpu.skip_aim,
+        .skip_aim = s->skip_aim,
     };
     for (int b = 0; b < 3; b++) {
         p.q_weight[b] = lv->q_weight[b];
@@ -66,22 +76,25 @@ static int record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
     const AdmState *s = &t->cpu;
     const unsigned bps = s->bpc == 8 ? 1 : 2;
     uint64_t *sums = f->result;
-    int ret = 0;
+    int ret = vqx_device_launched(dev, vqx_cuda_zero(t->row_acc, t->row_acc_words *
+                                                     sizeof(unsigned long long), f->stream),
+                                  "adm rows");
     for (int k = 0; k < ADM_SCALES && !ret; k++) {
         const int in_w = k ? s->level[k - 1].w : s->w, in_h = k ? s->level[k - 1].h : s->h;
-        for (int pic = 0; pic < 2 && !ret; pic++) {
-            const void *src = k ? (const void *)t->approx[pic][(k - 1) & 1]
-                                : (pic ? f->dis[0] : f->ref[0]);
-            const size_t pitch = k ? (size_t)s->stride : f->pitch[0] / bps;
-            ret = vqx_device_launched(dev, vqx_cuda_adm_dwt(
-                src, pitch, in_w, in_h, k, s->bpc, (int)s->stride, t->approx[pic][k & 1],
-                &t->band[pic], f->stream), "adm dwt");
+        const void *src[2] = { f->ref[0], f->dis[0] };
+        if (k) {
+            src[0] = t->approx[0][(k - 1) & 1];
+            src[1] = t->approx[1][(k - 1) & 1];
         }
-        if (ret || (k == 0 && s->skip_scale0)) continue;
-        const VqxCudaAdmLevel p = level_params(t, k);
+        int32_t *const approx[2] = { t->approx[0][k & 1], t->approx[1][k & 1] };
+        VqxCudaAdmWork work = t->work;
+        work.row_acc = t->row_acc + t->row_acc_off[k];
+        work.blocks_done = (unsigned *)(t->row_acc + t->row_acc_words - ADM_SCALES + k);
+        const VqxCudaAdmLevel p = vqx_cuda_adm_params(s, k);
         ret = vqx_device_launched(dev, vqx_cuda_adm_level(
-            &p, &t->band[0], &t->band[1], &t->restored, &t->additive, t->mask, s->cos_1deg_sq,
-            s->gain_limit, (unsigned long long *)sums + k * SUMS_PER_LEVEL, f->stream), "adm");
+            &p, src, k ? (size_t)s->stride : f->pitch[0] / bps, in_w, in_h, s->bpc, approx, &work,
+            s->cos_1deg_sq, s->gain_limit, (unsigned long long *)sums + k * SUMS_PER_LEVEL, NULL,
+            f->stream), "adm");
     }
     return ret;
 }

@@ -2,6 +2,7 @@
 #ifndef VQX_CUDA_COMMON_CUH
 #define VQX_CUDA_COMMON_CUH
 
+#include <cmath>
 #include <cstdint>
 
 #include <cuda_runtime.h>
@@ -23,6 +24,35 @@ __device__ inline T block_sum(T v)
     if (!threadIdx.x)
         for (int i = 0; i < (int)(blockDim.x >> 5); i++) total += partial[i];
     return total;
+}
+
+/* Rows per block of a kernel whose blocks take a few rows of a column
+ * strip (and read `window` more ahead): of the counts tried, the one with
+ * the least estimated time, in waves of resident blocks times the rows a
+ * block works (a row read ahead costs a tenth of a row, a block's set-up
+ * and reduction half a row). A query only: call it outside stream capture. */
+template <typename Kernel>
+static unsigned rows_per_block(Kernel kernel, unsigned blocks_x, unsigned h, unsigned window)
+{
+    int dev = 0, sms = 0, per_sm = 0;
+    if (cudaGetDevice(&dev) || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, VQX_BLOCK, 0)) {
+        cudaGetLastError();
+        return 16;
+    }
+    const double slots = sms * per_sm > 0 ? sms * per_sm : 1;
+    static const unsigned tried[] = { 16, 12, 8, 6, 4, 3, 2 };
+    unsigned best = 16;
+    double best_cost = 0;
+    for (unsigned r : tried) {
+        const double blocks = (double)blocks_x * ((h + r - 1) / r);
+        const double cost = ceil(blocks / slots) * (r + 0.1 * window + 0.5);
+        if (r == 16 || cost < best_cost) {
+            best = r;
+            best_cost = cost;
+        }
+    }
+    return best;
 }
 
 static inline int launch_status()

@@ -23,6 +23,11 @@ typedef struct Member {
     VqxSink *sink;
     size_t result_off, result_bytes;
     bool temporal;
+    /* the twin's branch of the graph: its kernels run beside the other
+     * twins' (the small launches of coarse scales and deep levels do not
+     * fill the device alone) */
+    cudaStream_t stream;
+    cudaEvent_t joined;
 } Member;
 
 typedef struct CopyJob {
@@ -46,6 +51,7 @@ struct VqxDevice {
     cudaStream_t compute, upload;
     cudaEvent_t uploaded[2], done[2];
     cudaGraphExec_t graph[2];
+    cudaEvent_t forked;         /* the branches start after the result block's zeroing */
 
     Member *members;
     unsigned n_members;
@@ -241,6 +247,11 @@ void vqx_device_close(VqxDevice **pdev)
     }
     for (unsigned i = 0; i < dev->n_allocs; i++) vqx_cu_free(dev->allocs[i]);
     free(dev->allocs);
+    for (unsigned i = 0; i < dev->n_members; i++) {
+        if (dev->members[i].stream) cudaStreamDestroy(dev->members[i].stream);
+        if (dev->members[i].joined) cudaEventDestroy(dev->members[i].joined);
+    }
+    if (dev->forked) cudaEventDestroy(dev->forked);
     if (dev->compute) cudaStreamDestroy(dev->compute);
     if (dev->upload) cudaStreamDestroy(dev->upload);
     free(dev->members);
@@ -331,9 +342,12 @@ static int capture(VqxDevice *dev, unsigned s, const VqxFrameFormat *fmt)
     if (ret) return ret;
     ret = fail(dev, cudaMemsetAsync(dev->result_dev[s], 0, dev->result_size, dev->compute),
                "cudaMemsetAsync");
+    if (!ret) ret = fail(dev, cudaEventRecord(dev->forked, dev->compute), "cudaEventRecord");
     for (unsigned i = 0; !ret && i < dev->n_members; i++) {
         const Member *m = &dev->members[i];
-        VqxDeviceFrame f = { .stream = dev->compute, .parity = s,
+        ret = fail(dev, cudaStreamWaitEvent(m->stream, dev->forked, 0), "cudaStreamWaitEvent");
+        if (ret) break;
+        VqxDeviceFrame f = { .stream = m->stream, .parity = s,
                              .result = dev->result_dev[s] + m->result_off };
         for (unsigned p = 0; p < dev->n_planes; p++) {
             f.ref[p] = dev->input[s] + dev->plane_off[0][p];
@@ -343,6 +357,9 @@ static int capture(VqxDevice *dev, unsigned s, const VqxFrameFormat *fmt)
         ret = m->fex->record(m->state, &f, dev);
         if (ret && !dev->error[0])
             snprintf(dev->error, sizeof(dev->error), "%s: cannot record its kernels", m->fex->name);
+        if (!ret) ret = fail(dev, cudaEventRecord(m->joined, m->stream), "cudaEventRecord");
+        if (!ret) ret = fail(dev, cudaStreamWaitEvent(dev->compute, m->joined, 0),
+                             "cudaStreamWaitEvent");
     }
     cudaGraph_t graph = NULL;
     const int end = fail(dev, cudaStreamEndCapture(dev->compute, &graph), "cudaStreamEndCapture");
@@ -394,6 +411,15 @@ int vqx_device_start(VqxDevice *dev, const VqxFrameFormat *fmt)
         ret = device_alloc(dev, dev->result_size, &p);
         if (ret) break;
         dev->result_dev[s] = p;
+    }
+    if (!ret) ret = fail(dev, cudaEventCreateWithFlags(&dev->forked, cudaEventDisableTiming),
+                         "cudaEventCreate");
+    for (unsigned i = 0; i < dev->n_members && !ret; i++) {
+        Member *m = &dev->members[i];
+        ret = fail(dev, cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking),
+                   "cudaStreamCreate");
+        if (!ret) ret = fail(dev, cudaEventCreateWithFlags(&m->joined, cudaEventDisableTiming),
+                             "cudaEventCreate");
     }
     for (unsigned s = 0; s < 2 && !ret; s++) ret = capture(dev, s, fmt);
     for (unsigned s = 0; s < 2 && !ret && dev->profile; s++) {

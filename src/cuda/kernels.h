@@ -18,31 +18,65 @@ extern "C" {
 int vqx_cuda_copy(void *dst, const void *src, size_t bytes, void *stream);
 int vqx_cuda_zero(void *dst, size_t bytes, void *stream);
 
-/* ---- psnr: *sse += sum of squared differences of one plane ---- */
-int vqx_cuda_psnr_sse(const void *ref, const void *dis, size_t pitch, unsigned w, unsigned h,
-                      unsigned bpc, unsigned long long *sse, void *stream);
+/* Each launcher may also write intermediate results for the kernel checks
+ * (tests/cuda_kernels.c): pointers named there, NULL in the chain. */
 
-/* ---- motion: *sad = vqx_motion_sad(prev, cur); row_sums holds h words ---- */
+/* ---- psnr: *sse += sum of squared differences of one plane; row_sse: each
+ * row's sum ---- */
+int vqx_cuda_psnr_sse(const void *ref, const void *dis, size_t pitch, unsigned w, unsigned h,
+                      unsigned bpc, unsigned long long *sse, unsigned long long *row_sse,
+                      void *stream);
+
+/* ---- motion: *sad = vqx_motion_sad(prev, cur); row_sums holds h words
+ * (each row's sum modulo 2^32); blurred: the column-blurred plane, w x h;
+ * rows: rows per block, from vqx_cuda_motion_rows (a query: call it before
+ * capturing) ---- */
+unsigned vqx_cuda_motion_rows(unsigned w, unsigned h, unsigned bpc);
 int vqx_cuda_motion_sad(const void *prev, const void *cur, size_t pitch, unsigned w, unsigned h,
-                        unsigned bpc, uint32_t *row_sums, unsigned long long *sad, void *stream);
+                        unsigned bpc, unsigned rows, uint32_t *row_sums, unsigned long long *sad,
+                        int32_t *blurred, void *stream);
 
 /* ---- vif ---- */
-/* Scale `scale`'s sums (num_log, den_log, num_non_log, den_non_log) of the
- * planes ref/dis (8-bit samples when `bytes1`, else 16-bit) with the
- * vertical rounding shifts given. */
-int vqx_cuda_vif_scale(const void *ref, const void *dis, size_t pitch, unsigned w, unsigned h,
-                       int bytes1, unsigned scale, unsigned mean_shift, unsigned sq_shift,
-                       const uint16_t *log2_table, double gain_limit, long long *sums,
-                       void *stream);
-/* Next scale (w/2 x h/2 of dst_w x dst_h) low-passed with filter `scale`. */
-int vqx_cuda_vif_downsample(const void *ref, const void *dis, size_t pitch, unsigned w,
-                            unsigned h, int bytes1, unsigned scale, unsigned shift,
-                            uint16_t *dst_ref, uint16_t *dst_dis, unsigned dst_w,
-                            unsigned dst_h, void *stream);
+/* Intermediates of a scale, planes of w x h (row pitch w): the vertical
+ * pass (mu1, mu2, ref_sq, dis_sq, ref_dis), the horizontal pass (mu1, mu2;
+ * ref_sq, dis_sq, ref_dis) and, per row, the four sums (VifSums order),
+ * which must be zeroed before. */
+typedef struct VqxCudaVifProbe {
+    uint32_t *vert[5];
+    uint32_t *mu[2];
+    uint64_t *sq[3];
+    long long *rows;
+} VqxCudaVifProbe;
+
+/* One scale: its sums (num_log, den_log, num_non_log, den_non_log) of
+ * the planes ref/dis (8-bit samples when `bytes1`, else 16-bit) with the
+ * vertical rounding shifts given, and the next scale's planes (w/2 x h/2,
+ * 16-bit, pitch w/2) low-passed with the next scale's filter, the vertical
+ * pass shifted by next_shift. */
+typedef struct VqxCudaVifScale {
+    const void *ref, *dis;
+    size_t pitch;
+    unsigned w, h;
+    int bytes1;
+    unsigned scale;
+    unsigned mean_shift, sq_shift;
+    const uint16_t *log2_table;
+    double gain_limit;
+    long long *sums;                /* NULL: the next scale only */
+    uint16_t *next_ref, *next_dis;  /* NULL: no next scale (scale 3) */
+    unsigned next_w, next_h, next_shift;
+    unsigned rows;                  /* rows per block: vqx_cuda_vif_rows */
+} VqxCudaVifScale;
+
+/* Rows per block for a scale's geometry on the current device (a query:
+ * call it before capturing). */
+unsigned vqx_cuda_vif_rows(unsigned w, unsigned h, int bytes1, unsigned scale);
+int vqx_cuda_vif_scale(const VqxCudaVifScale *job, const VqxCudaVifProbe *probe, void *stream);
 
 /* ---- adm ---- */
 typedef struct VqxCudaAdmLevel {
     int level;
+    int scored;                     /* 0: the DWT only (adm_skip_scale0) */
     int w, h;                       /* band size */
     int stride;                     /* elements per band row, every level */
     int roi_top, roi_bottom, roi_left, roi_right;
@@ -57,17 +91,26 @@ typedef struct VqxCudaAdmBands {
     int32_t *band[3];               /* h, v, d */
 } VqxCudaAdmBands;
 
-/* Level 0 of a picture (8- or 16-bit samples) or level > 0 of the previous
- * approximation band `src` (in_w x in_h, stride `stride`). */
-int vqx_cuda_adm_dwt(const void *src, size_t pitch, int in_w, int in_h, int level, unsigned bpc,
-                     int stride, int32_t *approx, const VqxCudaAdmBands *out, void *stream);
-/* Decoupling, masking sums and the level's nine integer sums: ref 3-norm
- * (uint64 h, v, d), masked num (int64 h, v, d), masked aim (int64 h, v, d). */
-int vqx_cuda_adm_level(const VqxCudaAdmLevel *lv, const VqxCudaAdmBands *ref,
-                       const VqxCudaAdmBands *dis, const VqxCudaAdmBands *restored,
-                       const VqxCudaAdmBands *additive, uint32_t *const mask[4],
-                       float cos_1deg_sq, double gain_limit, unsigned long long *sums,
-                       void *stream);
+/* A level's working buffers (band planes of the level-0 stride). */
+typedef struct VqxCudaAdmWork {
+    VqxCudaAdmBands restored, additive;
+    uint32_t *mask[4];              /* masking terms sum, centre: of additive, of restored */
+    /* per scored row: ref h, v, d (uint64), masked num h, v, d and aim h,
+     * v, d (int64), before the per-row shift; zeroed before */
+    unsigned long long *row_acc;
+    unsigned *blocks_done;          /* blocks of the masked cubes finished; zeroed before */
+} VqxCudaAdmWork;
+
+/* One level: the DWT of src[0] (reference) and src[1] (distorted), the
+ * picture's 8- or 16-bit samples at level 0 or the previous approximation
+ * bands (in_w x in_h, pitch in samples), into approx[0], approx[1]; when
+ * scored, the level's nine integer sums: ref 3-norm (uint64 h, v, d),
+ * masked num (int64 h, v, d), masked aim (int64 h, v, d). probe: NULL, or
+ * two band sets that receive the detail bands of both pictures. */
+int vqx_cuda_adm_level(const VqxCudaAdmLevel *lv, const void *const src[2], size_t pitch,
+                       int in_w, int in_h, unsigned bpc, int32_t *const approx[2],
+                       const VqxCudaAdmWork *work, float cos_1deg_sq, double gain_limit,
+                       unsigned long long *sums, const VqxCudaAdmBands *probe, void *stream);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@ typedef struct MotionTwin {
     MotionState cpu; /* first: the options live there */
     void *history[2];   /* luma of frame n - depth, slot n % depth */
     uint32_t *row_sums;
+    unsigned rows;      /* rows per block */
 } MotionTwin;
 
 static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, VqxSink *sink)
@@ -21,6 +22,7 @@ static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, Vq
     vqx_device_result_bytes(dev, sizeof(uint64_t));
     if (t->cpu.force_zero) return 0;
     vqx_device_use_planes(dev, VQX_DEVICE_LUMA);
+    t->rows = vqx_cuda_motion_rows(t->cpu.w, t->cpu.h, t->cpu.bpc);
     for (unsigned d = 0; d < t->cpu.depth && !ret; d++)
         ret = vqx_device_alloc(dev, t->cpu.row_bytes * t->cpu.h, &t->history[d], sink);
     if (!ret) ret = vqx_device_alloc(dev, t->cpu.h * sizeof(uint32_t), (void **)&t->row_sums, sink);
@@ -36,8 +38,8 @@ static int record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
     void *past = t->history[t->cpu.depth == 2 ? f->parity : 0];
     const unsigned bps = t->cpu.bpc == 8 ? 1 : 2;
     int ret = vqx_device_launched(dev, vqx_cuda_motion_sad(
-        past, f->ref[0], f->pitch[0] / bps, t->cpu.w, t->cpu.h, t->cpu.bpc, t->row_sums,
-        f->result, f->stream), "motion");
+        past, f->ref[0], f->pitch[0] / bps, t->cpu.w, t->cpu.h, t->cpu.bpc, t->rows, t->row_sums,
+        f->result, NULL, f->stream), "motion");
     if (!ret) ret = vqx_device_launched(dev, vqx_cuda_copy(past, f->ref[0],
         t->cpu.row_bytes * t->cpu.h, f->stream), "motion history");
     return ret;

@@ -34,7 +34,7 @@ static int record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
     for (unsigned p = 0; p < t->cpu.n_planes; p++) {
         const int ret = vqx_device_launched(dev, vqx_cuda_psnr_sse(
             f->ref[p], f->dis[p], f->pitch[p] / bps, t->w[p], t->h[p], t->cpu.bpc,
-            (unsigned long long *)f->result + p, f->stream), "psnr");
+            (unsigned long long *)f->result + p, NULL, f->stream), "psnr");
         if (ret) return ret;
     }
     return 0;

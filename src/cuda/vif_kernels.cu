@@ -1,27 +1,34 @@
 /*
- * Integer VIF (vif.c, vif_tmpl.c) on the device. Per scale, one kernel: a
- * block takes a row segment, computes the vertical pass of its columns into
- * shared memory, filters them along the row and adds each pixel's
- * information terms to four 64-bit integer sums, which are added to the
- * scale's sums atomically (integers: the order is free). The double
- * arithmetic of the gain is the CPU's, operation for operation (no
- * contraction: --fmad=false), and the log2 table is the host's.
+ * Integer VIF (vif.c, vif_tmpl.c) on the device: one kernel per scale, which
+ * computes the scale's four sums and the next scale's planes. A block takes
+ * a few output rows (vqx_cuda_vif_rows) of a column strip. Each thread owns
+ * one column of the vertical passes and keeps the filter's window of input
+ * rows in a ring in shared memory (written twice, at slot and slot +
+ * window, so that the window is always contiguous), so every input sample
+ * is read from global memory once per block. Per output row the column sums
+ * go to shared memory, and each thread filters one output pixel along the
+ * row and adds its information terms to four 64-bit integer sums, kept per
+ * thread over the rows and added to the scale's sums once per block
+ * (integers: the order is free). On even rows the same ring gives the next
+ * scale's low-pass (its window is narrower), decimated at even columns. The
+ * double arithmetic of the gain is the CPU's, operation for operation (no
+ * contraction: --fmad=false), and the log2 table is the host's. The scale
+ * is a template parameter: the filters' loops unroll and their taps are
+ * constants.
  */
 #include "cuda/common.cuh"
 #include "cuda/kernels.h"
 
-#define MAX_HALF 8
 #define SIGMA_NSQ (2 << 16)
 
 /* Filter taps per scale, from libvmaf src/feature/integer_vif.h (Netflix,
- * BSD+Patent). */
+ * BSD+Patent). Scale s has 2 * (8 >> s) + 1 taps. */
 __constant__ uint16_t vif_taps[4][17] = {
     { 489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274, 3896, 2640, 1640, 935, 489 },
     { 1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244 },
     { 3571, 16004, 26386, 16004, 3571 },
     { 10904, 43728, 10904 },
 };
-static const unsigned vif_width[4] = { 17, 9, 5, 3 };
 
 /* Mirrors without repeating the edge sample (vif_mirror). */
 __device__ inline int vmirror(int i, int n)
@@ -80,149 +87,210 @@ __device__ inline void add_pixel(Sums &s, const uint16_t *table, double gain_lim
     }
 }
 
-/* Block: VQX_BLOCK pixels of one row. The vertical pass fills shared
- * memory with the rounded column means and second moments of the block's
- * columns and their mirrored margins (vif_tmpl.c vqx_vif_columns_stats);
- * the horizontal pass filters them and adds each pixel's terms. SqAcc is
- * 32-bit where the CPU's sums are (8-bit samples at scale 0, exact there)
- * and 64-bit elsewhere. */
-template <typename P, typename SqAcc>
-__global__ void vif_stats(const P *ref, const P *dis, size_t pitch, int w, int h, int scale,
-                          int width, unsigned mean_shift, unsigned sq_shift,
-                          const uint16_t *table, double gain_limit, long long *sums)
+/* Block: VQX_BLOCK - 2 * HALF output columns (the vertical pass covers
+ * HALF more on each side, mirrored) of `rows` output rows. The vertical
+ * pass is vif_tmpl.c's vqx_vif_columns_stats (rounded 16-bit means, rounded
+ * second moments), the horizontal pass vif.c's vqx_vif_filter_row, the
+ * decimation vif.c's vqx_vif_downsample. SqAcc is 32-bit where the CPU's
+ * sums are (8-bit samples at scale 0, exact there) and 64-bit elsewhere. */
+/* At most 64 registers: four blocks (their shared memory fits) per
+ * multiprocessor. */
+template <typename P, typename SqAcc, int SCALE>
+__global__ void __launch_bounds__(VQX_BLOCK, 4)
+vif_scale(VqxCudaVifScale a, VqxCudaVifProbe probe, int probing)
 {
-    __shared__ uint32_t m1[VQX_BLOCK + 2 * MAX_HALF], m2[VQX_BLOCK + 2 * MAX_HALF];
-    __shared__ uint32_t xx[VQX_BLOCK + 2 * MAX_HALF], yy[VQX_BLOCK + 2 * MAX_HALF];
-    __shared__ uint32_t xy[VQX_BLOCK + 2 * MAX_HALF];
-    __shared__ size_t rows[2 * MAX_HALF + 1];
-    const int half = width / 2, y = blockIdx.y, x0 = blockIdx.x * VQX_BLOCK;
-    if ((int)threadIdx.x < width) rows[threadIdx.x] = (size_t)vmirror(y - half + (int)threadIdx.x, h) * pitch;
-    __syncthreads();
-    const uint32_t mean_round = 1u << (mean_shift - 1);
-    const SqAcc sq_round = sq_shift ? (SqAcc)1 << (sq_shift - 1) : 0;
-    const int n = min(VQX_BLOCK, w - x0) + 2 * half;
-    for (int i = threadIdx.x; i < n; i += blockDim.x) {
-        const int x = vmirror(x0 - half + i, w);
-        uint32_t s1 = 0, s2 = 0;
-        SqAcc rr = 0, dd = 0, rd = 0;
-        for (int k = 0; k < width; k++) {
-            const size_t o = rows[k] + x;
-            const uint32_t r = ref[o], d = dis[o], c = vif_taps[scale][k];
-            s1 += c * r;
-            s2 += c * d;
-            rr += (SqAcc)c * (r * r);
-            dd += (SqAcc)c * (d * d);
-            rd += (SqAcc)c * (r * d);
+    constexpr int HALF = 8 >> SCALE, WIN = 2 * HALF + 1, OUT = VQX_BLOCK - 2 * HALF;
+    constexpr int NEXT_HALF = HALF / 2; /* the next scale's filter */
+    __shared__ uint16_t ring_r[2 * WIN][VQX_BLOCK], ring_d[2 * WIN][VQX_BLOCK];
+    __shared__ uint32_t cols[2][5][VQX_BLOCK];
+    __shared__ uint16_t next_cols[2][2][VQX_BLOCK];
+    const P *ref = (const P *)a.ref, *dis = (const P *)a.dis;
+    const int w = (int)a.w, h = (int)a.h, rows_per_block = (int)a.rows;
+    const int t = threadIdx.x, x0 = blockIdx.x * OUT, y0 = blockIdx.y * rows_per_block;
+    const int rows = min(rows_per_block, h - y0);
+    const int xc = x0 - HALF + t; /* this thread's column of the vertical pass */
+    const bool has_col = xc < w + HALF;
+    const size_t col = has_col ? (size_t)vmirror(xc, w) : 0;
+    const bool stats = a.sums != nullptr;
+    const bool decimate = SCALE < 3 && a.next_ref != nullptr;
+    const uint32_t mean_round = 1u << (a.mean_shift - 1);
+    const SqAcc sq_round = a.sq_shift ? (SqAcc)1 << (a.sq_shift - 1) : 0;
+
+    /* the first 2 * HALF rows of the window; the ring holds input row
+     * y0 - HALF + q at slots q % WIN and q % WIN + WIN */
+    if (has_col) {
+        for (int q = 0; q < 2 * HALF; q++) {
+            const size_t o = (size_t)vmirror(y0 - HALF + q, h) * a.pitch + col;
+            ring_r[q][t] = ring_r[q + WIN][t] = ref[o];
+            ring_d[q][t] = ring_d[q + WIN][t] = dis[o];
         }
-        m1[i] = (uint16_t)((s1 + mean_round) >> mean_shift);
-        m2[i] = (uint16_t)((s2 + mean_round) >> mean_shift);
-        xx[i] = (uint32_t)((rr + sq_round) >> sq_shift);
-        yy[i] = (uint32_t)((dd + sq_round) >> sq_shift);
-        xy[i] = (uint32_t)((rd + sq_round) >> sq_shift);
     }
-    __syncthreads();
+    P next_r = 0, next_d = 0;
+    if (has_col) {
+        const size_t o = (size_t)vmirror(y0 + HALF, h) * a.pitch + col;
+        next_r = ref[o];
+        next_d = dis[o];
+    }
+
     Sums s = { 0, 0, 0, 0 };
-    if (x0 + (int)threadIdx.x < w) {
-        uint32_t mu1 = 0, mu2 = 0;
-        uint64_t ref_sq = 0, dis_sq = 0, ref_dis = 0;
-        for (int k = 0; k < width; k++) {
-            const uint32_t t = vif_taps[scale][k];
-            const int i = threadIdx.x + k;
-            mu1 += t * m1[i];
-            mu2 += t * m2[i];
-            ref_sq += (uint64_t)t * xx[i];
-            dis_sq += (uint64_t)t * yy[i];
-            ref_dis += (uint64_t)t * xy[i];
+    int base = 0; /* slot of the window's first row: i % WIN */
+    for (int i = 0; i < rows; i++) {
+        const int y = y0 + i;
+        const bool next_row = decimate && !(y & 1) && (y >> 1) < (int)a.next_h;
+        uint32_t *const c = &cols[i & 1][0][0];
+        uint16_t *const nc = &next_cols[i & 1][0][0];
+        if (has_col) {
+            const int slot = base + 2 * HALF < WIN ? base + 2 * HALF : base + 2 * HALF - WIN;
+            ring_r[slot][t] = ring_r[slot + WIN][t] = next_r;
+            ring_d[slot][t] = ring_d[slot + WIN][t] = next_d;
+            if (i + 1 < rows) { /* in flight during this row's work */
+                const size_t o = (size_t)vmirror(y + 1 + HALF, h) * a.pitch + col;
+                next_r = ref[o];
+                next_d = dis[o];
+            }
+            if (stats) {
+                uint32_t s1 = 0, s2 = 0;
+                SqAcc rr = 0, dd = 0, rd = 0;
+#pragma unroll
+                for (int k = 0; k < WIN; k++) {
+                    const uint32_t r = ring_r[base + k][t], d = ring_d[base + k][t];
+                    const uint32_t tap = vif_taps[SCALE][k];
+                    s1 += tap * r;
+                    s2 += tap * d;
+                    rr += (SqAcc)tap * (r * r);
+                    dd += (SqAcc)tap * (d * d);
+                    rd += (SqAcc)tap * (r * d);
+                }
+                const uint32_t v[5] = {
+                    (uint16_t)((s1 + mean_round) >> a.mean_shift),
+                    (uint16_t)((s2 + mean_round) >> a.mean_shift),
+                    (uint32_t)((rr + sq_round) >> a.sq_shift),
+                    (uint32_t)((dd + sq_round) >> a.sq_shift),
+                    (uint32_t)((rd + sq_round) >> a.sq_shift),
+                };
+#pragma unroll
+                for (int k = 0; k < 5; k++) c[k * VQX_BLOCK + t] = v[k];
+                if (probing && t >= HALF && t < HALF + OUT && xc < w) {
+#pragma unroll
+                    for (int k = 0; k < 5; k++) probe.vert[k][(size_t)y * w + xc] = v[k];
+                }
+            }
+            if constexpr (SCALE < 3) {
+                if (next_row) { /* the next scale's vertical means at row y */
+                    const uint32_t round = 1u << (a.next_shift - 1);
+                    uint32_t cr = 0, cd = 0;
+#pragma unroll
+                    for (int k = 0; k < 2 * NEXT_HALF + 1; k++) {
+                        const uint32_t tap = vif_taps[SCALE + 1][k];
+                        cr += tap * ring_r[base + HALF - NEXT_HALF + k][t];
+                        cd += tap * ring_d[base + HALF - NEXT_HALF + k][t];
+                    }
+                    nc[t] = (uint16_t)((cr + round) >> a.next_shift);
+                    nc[VQX_BLOCK + t] = (uint16_t)((cd + round) >> a.next_shift);
+                }
+            }
         }
-        add_pixel(s, table, gain_limit, mu1, mu2, ref_sq, dis_sq, ref_dis);
+        base = base + 1 == WIN ? 0 : base + 1;
+        /* one barrier per row: the column sums alternate between two
+         * buffers, and a thread past this barrier has no one left reading
+         * the buffer it writes next */
+        __syncthreads();
+        const int x = x0 + t;
+        if (stats && t < OUT && x < w) {
+            uint32_t mu1 = 0, mu2 = 0;
+            uint64_t ref_sq = 0, dis_sq = 0, ref_dis = 0;
+#pragma unroll
+            for (int k = 0; k < WIN; k++) {
+                const uint32_t tap = vif_taps[SCALE][k];
+                mu1 += tap * c[0 * VQX_BLOCK + t + k];
+                mu2 += tap * c[1 * VQX_BLOCK + t + k];
+                ref_sq += (uint64_t)tap * c[2 * VQX_BLOCK + t + k];
+                dis_sq += (uint64_t)tap * c[3 * VQX_BLOCK + t + k];
+                ref_dis += (uint64_t)tap * c[4 * VQX_BLOCK + t + k];
+            }
+            Sums px = { 0, 0, 0, 0 };
+            add_pixel(px, a.log2_table, a.gain_limit, mu1, mu2, ref_sq, dis_sq, ref_dis);
+            s.num_log += px.num_log;
+            s.den_log += px.den_log;
+            s.num_non_log += px.num_non_log;
+            s.den_non_log += px.den_non_log;
+            if (probing) {
+                const size_t o = (size_t)y * w + x;
+                probe.mu[0][o] = mu1;
+                probe.mu[1][o] = mu2;
+                probe.sq[0][o] = ref_sq;
+                probe.sq[1][o] = dis_sq;
+                probe.sq[2][o] = ref_dis;
+                unsigned long long *row = (unsigned long long *)probe.rows + 4 * (size_t)y;
+                atomicAdd(row + 0, (unsigned long long)px.num_log);
+                atomicAdd(row + 1, (unsigned long long)px.den_log);
+                atomicAdd(row + 2, (unsigned long long)px.num_non_log);
+                atomicAdd(row + 3, (unsigned long long)px.den_non_log);
+            }
+        }
+        if constexpr (SCALE < 3) {
+            if (next_row && t < OUT && !(x & 1) && (x >> 1) < (int)a.next_w) {
+                uint32_t sum_ref = 0, sum_dis = 0;
+#pragma unroll
+                for (int k = 0; k < 2 * NEXT_HALF + 1; k++) {
+                    const uint32_t tap = vif_taps[SCALE + 1][k];
+                    sum_ref += tap * nc[t + HALF - NEXT_HALF + k];
+                    sum_dis += tap * nc[VQX_BLOCK + t + HALF - NEXT_HALF + k];
+                }
+                const size_t o = (size_t)(y >> 1) * a.next_w + (x >> 1);
+                a.next_ref[o] = (uint16_t)((sum_ref + 32768) >> 16);
+                a.next_dis[o] = (uint16_t)((sum_dis + 32768) >> 16);
+            }
+        }
     }
+    if (!stats) return;
     s.num_log = block_sum(s.num_log);
     s.den_log = block_sum(s.den_log);
     s.num_non_log = block_sum(s.num_non_log);
     s.den_non_log = block_sum(s.den_non_log);
-    if (!threadIdx.x) {
-        atomicAdd((unsigned long long *)&sums[0], (unsigned long long)s.num_log);
-        atomicAdd((unsigned long long *)&sums[1], (unsigned long long)s.den_log);
-        atomicAdd((unsigned long long *)&sums[2], (unsigned long long)s.num_non_log);
-        atomicAdd((unsigned long long *)&sums[3], (unsigned long long)s.den_non_log);
+    if (!t) {
+        atomicAdd((unsigned long long *)&a.sums[0], (unsigned long long)s.num_log);
+        atomicAdd((unsigned long long *)&a.sums[1], (unsigned long long)s.den_log);
+        atomicAdd((unsigned long long *)&a.sums[2], (unsigned long long)s.num_non_log);
+        atomicAdd((unsigned long long *)&a.sums[3], (unsigned long long)s.den_non_log);
     }
 }
 
-/* Block: VQX_BLOCK output samples of one row (vif.c downsample). The
- * vertical rounded means at source row 2y of every source column the block
- * reads go to shared memory, then each thread takes the horizontal rounded
- * mean at its even column. */
-#define DEC_HALF 4 /* widest filter of scales 1 to 3 */
-template <typename P>
-__global__ void vif_decimate(const P *ref, const P *dis, size_t pitch, int w, int h, int scale,
-                             int width, unsigned shift, uint16_t *dst_ref, uint16_t *dst_dis,
-                             int dst_w)
+/* The kernel of a scale and sample type. */
+template <typename P, typename SqAcc, int SCALE>
+static void launch(const VqxCudaVifScale *a, const VqxCudaVifProbe *probe, cudaStream_t s)
 {
-    __shared__ uint32_t mr[2 * VQX_BLOCK + 2 * DEC_HALF], md[2 * VQX_BLOCK + 2 * DEC_HALF];
-    __shared__ size_t rows[2 * DEC_HALF + 1];
-    const int half = width / 2, y = blockIdx.y, x0 = blockIdx.x * VQX_BLOCK;
-    if ((int)threadIdx.x < width) rows[threadIdx.x] = (size_t)vmirror(2 * y - half + (int)threadIdx.x, h) * pitch;
-    __syncthreads();
-    const uint32_t round = 1u << (shift - 1);
-    const int n = 2 * min(VQX_BLOCK, dst_w - x0) + 2 * half;
-    for (int i = threadIdx.x; i < n; i += blockDim.x) {
-        const int col = vmirror(2 * x0 - half + i, w);
-        uint32_t cr = 0, cd = 0;
-        for (int k = 0; k < width; k++) {
-            const size_t o = rows[k] + col;
-            const uint32_t c = vif_taps[scale][k];
-            cr += c * ref[o];
-            cd += c * dis[o];
-        }
-        mr[i] = (uint16_t)((cr + round) >> shift);
-        md[i] = (uint16_t)((cd + round) >> shift);
-    }
-    __syncthreads();
-    const int x = x0 + threadIdx.x;
-    if (x >= dst_w) return;
-    uint32_t sum_ref = 0, sum_dis = 0;
-    for (int kx = 0; kx < width; kx++) {
-        sum_ref += vif_taps[scale][kx] * mr[2 * threadIdx.x + kx];
-        sum_dis += vif_taps[scale][kx] * md[2 * threadIdx.x + kx];
-    }
-    dst_ref[(size_t)y * dst_w + x] = (uint16_t)((sum_ref + 32768) >> 16);
-    dst_dis[(size_t)y * dst_w + x] = (uint16_t)((sum_dis + 32768) >> 16);
+    const int out = VQX_BLOCK - 2 * (8 >> SCALE);
+    const dim3 grid((a->w + out - 1) / out, (a->h + a->rows - 1) / a->rows);
+    const VqxCudaVifProbe none = {};
+    vif_scale<P, SqAcc, SCALE><<<grid, VQX_BLOCK, 0, s>>>(*a, probe ? *probe : none, probe != NULL);
 }
 
-extern "C" int vqx_cuda_vif_scale(const void *ref, const void *dis, size_t pitch, unsigned w,
-                                  unsigned h, int bytes1, unsigned scale, unsigned mean_shift,
-                                  unsigned sq_shift, const uint16_t *log2_table, double gain_limit,
-                                  long long *sums, void *stream)
+template <typename P, typename SqAcc, int SCALE>
+static unsigned plan(unsigned w, unsigned h)
+{
+    const unsigned out = VQX_BLOCK - 2 * (8 >> SCALE);
+    return rows_per_block(vif_scale<P, SqAcc, SCALE>, (w + out - 1) / out, h, 2 * (8 >> SCALE));
+}
+
+/* 8-bit samples at scale 0: the CPU's 32-bit sums of squares are exact */
+extern "C" unsigned vqx_cuda_vif_rows(unsigned w, unsigned h, int bytes1, unsigned scale)
+{
+    if (bytes1) return plan<uint8_t, uint32_t, 0>(w, h);
+    if (scale == 0) return plan<uint16_t, uint64_t, 0>(w, h);
+    if (scale == 1) return plan<uint16_t, uint64_t, 1>(w, h);
+    if (scale == 2) return plan<uint16_t, uint64_t, 2>(w, h);
+    return plan<uint16_t, uint64_t, 3>(w, h);
+}
+
+extern "C" int vqx_cuda_vif_scale(const VqxCudaVifScale *a, const VqxCudaVifProbe *probe,
+                                  void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
-    const int width = (int)vif_width[scale];
-    const dim3 grid((w + VQX_BLOCK - 1) / VQX_BLOCK, h);
-    if (bytes1) /* 8-bit samples: the CPU's 32-bit sums of squares are exact */
-        vif_stats<uint8_t, uint32_t><<<grid, VQX_BLOCK, 0, s>>>(
-            (const uint8_t *)ref, (const uint8_t *)dis, pitch, (int)w, (int)h, (int)scale, width,
-            mean_shift, sq_shift, log2_table, gain_limit, sums);
-    else
-        vif_stats<uint16_t, uint64_t><<<grid, VQX_BLOCK, 0, s>>>(
-            (const uint16_t *)ref, (const uint16_t *)dis, pitch, (int)w, (int)h, (int)scale, width,
-            mean_shift, sq_shift, log2_table, gain_limit, sums);
-    return launch_status();
-}
-
-extern "C" int vqx_cuda_vif_downsample(const void *ref, const void *dis, size_t pitch, unsigned w,
-                                       unsigned h, int bytes1, unsigned scale, unsigned shift,
-                                       uint16_t *dst_ref, uint16_t *dst_dis, unsigned dst_w,
-                                       unsigned dst_h, void *stream)
-{
-    cudaStream_t s = (cudaStream_t)stream;
-    const int width = (int)vif_width[scale];
-    const dim3 grid((dst_w + VQX_BLOCK - 1) / VQX_BLOCK, dst_h);
-    if (bytes1)
-        vif_decimate<<<grid, VQX_BLOCK, 0, s>>>((const uint8_t *)ref, (const uint8_t *)dis, pitch,
-                                                (int)w, (int)h, (int)scale, width, shift, dst_ref,
-                                                dst_dis, (int)dst_w);
-    else
-        vif_decimate<<<grid, VQX_BLOCK, 0, s>>>((const uint16_t *)ref, (const uint16_t *)dis, pitch,
-                                                (int)w, (int)h, (int)scale, width, shift, dst_ref,
-                                                dst_dis, (int)dst_w);
+    if (a->bytes1) launch<uint8_t, uint32_t, 0>(a, probe, s);
+    else if (a->scale == 0) launch<uint16_t, uint64_t, 0>(a, probe, s);
+    else if (a->scale == 1) launch<uint16_t, uint64_t, 1>(a, probe, s);
+    else if (a->scale == 2) launch<uint16_t, uint64_t, 2>(a, probe, s);
+    else launch<uint16_t, uint64_t, 3>(a, probe, s);
     return launch_status();
 }

@@ -1,0 +1,613 @@
+/*
+ * Kernel-level checks of the CUDA twins, in the manner of dav1d's
+ * checkasm: each kernel runs on device buffers of random content (full
+ * range, extremes, smooth with noise, equal pictures), at 8, 10, 12 and 16
+ * bits, on odd sizes and sizes that span several blocks, with a row pitch
+ * wider than the row; every intermediate buffer it produces is compared,
+ * value for value, with what the CPU extractor's own stage functions
+ * compute from the same input:
+ *   psnr    each row's squared error, the plane's sum;
+ *   motion  the column-blurred plane, each row's SAD modulo 2^32, the sum;
+ *   vif     per scale: the vertical pass (five planes), the horizontal
+ *           pass (five planes), each row's four sums, the scale's sums,
+ *           and the next scale's planes (also made alone, with other
+ *           blocks);
+ *   adm     per level: the approximation and detail bands of both
+ *           pictures, the restored and additive bands, the masking terms,
+ *           each scored row's nine sums before the row shift, and the
+ *           level's nine sums.
+ * Each kernel reads the CPU's input of its stage (later scales and levels
+ * start from the CPU's planes), so a difference points at one kernel.
+ * Exits 77 (meson's skip) without a CUDA device.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "check.h"
+#include "cuda/adm_twin.h"
+#include "cuda/kernels.h"
+#include "feature/adm_fixed.h"
+#include "feature/motion.h"
+#include "feature/psnr.h"
+#include "feature/registry.h"
+#include "feature/vif.h"
+#include "options.h"
+
+/* Stops at the first failing CUDA call: nothing after it can be trusted. */
+#define CU(call) do { const cudaError_t e_ = (call); if (e_) { \
+    printf("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+    exit(1); } } while (0)
+#define CU_LAUNCH(call) do { CU((cudaError_t)(call)); CU(cudaDeviceSynchronize()); } while (0)
+
+/* Extra samples at the end of each device row: the kernels take a pitch. */
+#define PITCH_PAD 5
+
+static uint32_t rng = 1;
+
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng;
+}
+
+enum Content { RANDOM, EXTREMES, SMOOTH_NOISY, EQUAL, N_CONTENTS };
+static const char *const content_name[N_CONTENTS] = { "random", "extremes", "smooth+noise",
+                                                      "equal" };
+
+static unsigned sample_at(enum Content c, unsigned x, unsigned y, unsigned max, int dis)
+{
+    switch (c) {
+    case RANDOM:
+        return rnd() % (max + 1);
+    case EXTREMES: {
+        /* blocks of 0 and of the maximum, a checkerboard of both, and
+         * single extreme samples on random content */
+        const unsigned block = ((x / 7) + (y / 5) * 3 + (unsigned)dis) % 4;
+        if (block == 0) return 0;
+        if (block == 1) return max;
+        if (block == 2) return (x + y + (unsigned)dis) & 1 ? max : 0;
+        return rnd() % 3 == 0 ? (rnd() & 1 ? max : 0) : rnd() % (max + 1);
+    }
+    case SMOOTH_NOISY: {
+        const unsigned base = (unsigned)((x * 5 + y * 3 + ((x * y) >> 4)) % 256) * max / 255;
+        const unsigned noise = rnd() % (max / 16 + 2);
+        const unsigned v = dis ? base + noise : base;
+        return v > max ? max : v;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* ref and dis of one content; EQUAL: dis is a copy of random ref */
+static void fill(VqxPicture *ref, VqxPicture *dis, enum Content c)
+{
+    const unsigned max = (1u << ref->bpc) - 1;
+    const size_t row_bytes = ref->w[0] * (ref->bpc == 8 ? 1 : 2);
+    for (int which = 0; which < 2; which++) {
+        VqxPicture *p = which ? dis : ref;
+        for (unsigned y = 0; y < p->h[0]; y++) {
+            uint8_t *row = (uint8_t *)p->data[0] + y * p->stride[0];
+            if (c == EQUAL && which) {
+                memcpy(row, (const uint8_t *)ref->data[0] + y * ref->stride[0], row_bytes);
+                continue;
+            }
+            for (unsigned x = 0; x < p->w[0]; x++) {
+                const unsigned v = sample_at(c == EQUAL ? RANDOM : c, x, y, max, which);
+                if (p->bpc == 8) row[x] = (uint8_t)v;
+                else ((uint16_t *)row)[x] = (uint16_t)v;
+            }
+        }
+    }
+}
+
+static void *dev_alloc(size_t bytes)
+{
+    void *p = NULL;
+    CU(cudaMalloc(&p, bytes ? bytes : 1));
+    CU(cudaMemset(p, 0xA5, bytes)); /* poison: every compared value must be written */
+    return p;
+}
+
+static void *dev_zeroed(size_t bytes)
+{
+    void *p = dev_alloc(bytes);
+    CU(cudaMemset(p, 0, bytes));
+    return p;
+}
+
+static void *host_copy(const void *dev, size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) exit(1);
+    CU(cudaMemcpy(p, dev, bytes, cudaMemcpyDeviceToHost));
+    return p;
+}
+
+/* Luma of a picture on the device, `pitch` samples per row. */
+static void *dev_plane(const VqxPicture *p, size_t pitch)
+{
+    const size_t bps = p->bpc == 8 ? 1 : 2;
+    void *d = dev_alloc(pitch * bps * p->h[0]);
+    CU(cudaMemcpy2D(d, pitch * bps, p->data[0], (size_t)p->stride[0], p->w[0] * bps, p->h[0],
+                    cudaMemcpyHostToDevice));
+    return d;
+}
+
+static void *dev_upload(const void *src, size_t bytes)
+{
+    void *d = dev_alloc(bytes);
+    CU(cudaMemcpy(d, src, bytes, cudaMemcpyHostToDevice));
+    return d;
+}
+
+/* Counts differences of two arrays of 32- or 64-bit words; reports the first. */
+static unsigned differ32(const uint32_t *gpu, const uint32_t *cpu, size_t n, const char *what,
+                         const char *where, unsigned row)
+{
+    unsigned bad = 0;
+    for (size_t i = 0; i < n; i++)
+        if (gpu[i] != cpu[i] && !bad++)
+            printf("  %s %s row %u [%zu]: cuda %u cpu %u\n", where, what, row, i, gpu[i], cpu[i]);
+    return bad;
+}
+
+static unsigned differ64(const uint64_t *gpu, const uint64_t *cpu, size_t n, const char *what,
+                         const char *where, unsigned row)
+{
+    unsigned bad = 0;
+    for (size_t i = 0; i < n; i++)
+        if (gpu[i] != cpu[i] && !bad++)
+            printf("  %s %s row %u [%zu]: cuda %lld cpu %lld\n", where, what, row, i,
+                   (long long)gpu[i], (long long)cpu[i]);
+    return bad;
+}
+
+/* ---- psnr ---- */
+
+static void check_psnr(const VqxPicture *ref, const VqxPicture *dis, const char *where)
+{
+    const unsigned w = ref->w[0], h = ref->h[0], bpc = ref->bpc;
+    const size_t pitch = w + PITCH_PAD;
+    void *d_ref = dev_plane(ref, pitch), *d_dis = dev_plane(dis, pitch);
+    unsigned long long *d_sse = dev_zeroed(8), *d_rows = dev_alloc(8 * (size_t)h);
+    CU_LAUNCH(vqx_cuda_psnr_sse(d_ref, d_dis, pitch, w, h, bpc, d_sse, d_rows, NULL));
+    uint64_t *rows = host_copy(d_rows, 8 * (size_t)h), *sse = host_copy(d_sse, 8);
+    unsigned bad = 0;
+    for (unsigned y = 0; y < h; y++) {
+        const void *r = (const uint8_t *)ref->data[0] + y * ref->stride[0];
+        const void *d = (const uint8_t *)dis->data[0] + y * dis->stride[0];
+        const uint64_t cpu = (bpc == 8 ? vqx_row_sse_8bpc : vqx_row_sse_16bpc)(r, d, w);
+        bad += differ64(&rows[y], &cpu, 1, "row sse", where, y);
+    }
+    const uint64_t total = (bpc == 8 ? vqx_plane_sse_8bpc : vqx_plane_sse_16bpc)(
+        ref->data[0], ref->stride[0], dis->data[0], dis->stride[0], w, h);
+    bad += differ64(sse, &total, 1, "plane sse", where, 0);
+    CHECK(!bad, "%s psnr: %u differences", where, bad);
+    free(rows);
+    free(sse);
+    CU(cudaFree(d_ref));
+    CU(cudaFree(d_dis));
+    CU(cudaFree(d_sse));
+    CU(cudaFree(d_rows));
+}
+
+/* ---- motion ---- */
+
+static void check_motion(const VqxPicture *prev, const VqxPicture *cur, const char *where)
+{
+    const unsigned w = prev->w[0], h = prev->h[0], bpc = prev->bpc;
+    const size_t pitch = w + PITCH_PAD, plane = (size_t)w * h;
+    void *d_prev = dev_plane(prev, pitch), *d_cur = dev_plane(cur, pitch);
+    uint32_t *d_rows = dev_alloc(4 * (size_t)h);
+    unsigned long long *d_sad = dev_alloc(8);
+    int32_t *d_blur = dev_alloc(4 * plane);
+    CU_LAUNCH(vqx_cuda_motion_sad(d_prev, d_cur, pitch, w, h, bpc, vqx_cuda_motion_rows(w, h, bpc),
+                                  d_rows, d_sad, d_blur, NULL));
+    uint32_t *rows = host_copy(d_rows, 4 * (size_t)h);
+    uint64_t *sad = host_copy(d_sad, 8);
+    int32_t *blur = host_copy(d_blur, 4 * plane);
+    int32_t *mid = malloc(sizeof(int32_t) * (w + 2 * VQX_MOTION_RADIUS));
+    if (!mid) exit(1);
+    unsigned bad = 0;
+    for (unsigned y = 0; y < h; y++) {
+        int32_t *m = mid + VQX_MOTION_RADIUS;
+        (bpc == 8 ? vqx_motion_blur_columns_8bpc : vqx_motion_blur_columns_16bpc)(
+            prev->data[0], prev->stride[0], cur->data[0], cur->stride[0], y, w, h, bpc, m);
+        bad += differ32((const uint32_t *)(blur + (size_t)y * w), (const uint32_t *)m, w,
+                        "column blur", where, y);
+        const uint32_t row = vqx_motion_row_sad(m, w);
+        bad += differ32(&rows[y], &row, 1, "row sad", where, y);
+    }
+    const uint64_t total = (bpc == 8 ? vqx_motion_sad_8bpc : vqx_motion_sad_16bpc)(
+        prev->data[0], prev->stride[0], cur->data[0], cur->stride[0], mid, w, h, bpc);
+    bad += differ64(sad, &total, 1, "sad", where, 0);
+    CHECK(!bad, "%s motion: %u differences", where, bad);
+    free(mid);
+    free(rows);
+    free(sad);
+    free(blur);
+    CU(cudaFree(d_prev));
+    CU(cudaFree(d_cur));
+    CU(cudaFree(d_rows));
+    CU(cudaFree(d_sad));
+    CU(cudaFree(d_blur));
+}
+
+/* ---- vif ---- */
+
+/* Differences of the next scale's planes made on the device from the CPU's
+ * (dst: vqx_vif_downsample's output). */
+static unsigned differ_next(const uint16_t *d_ref, const uint16_t *d_dis, const VifPlane *dst,
+                            const char *what, const char *where)
+{
+    const size_t n = (size_t)dst->w * dst->h;
+    uint16_t *g_ref = host_copy(d_ref, 2 * n), *g_dis = host_copy(d_dis, 2 * n);
+    unsigned bad = 0;
+    for (size_t o = 0; o < n; o++) {
+        const uint16_t c_ref = ((const uint16_t *)dst->ref)[o];
+        const uint16_t c_dis = ((const uint16_t *)dst->dis)[o];
+        if ((g_ref[o] != c_ref || g_dis[o] != c_dis) && !bad++)
+            printf("  %s %s row %zu [%zu]: cuda %u %u cpu %u %u\n", where, what, o / dst->w,
+                   o % dst->w, g_ref[o], g_dis[o], c_ref, c_dis);
+    }
+    free(g_ref);
+    free(g_dis);
+    return bad;
+}
+
+/* Scale sc's kernel on the device copies of plane p against the CPU's
+ * stages: the statistics, then the next scale's planes, which the CPU
+ * makes into s->planes[sc + 1]. Run twice: with the planned rows per block
+ * and the statistics, then with 3 rows per block and the next scale only. */
+static unsigned check_vif_scale(VifState *s, const VifPlane *p, const void *d_ref,
+                                const void *d_dis, size_t pitch, unsigned sc,
+                                const uint16_t *d_table, const char *where)
+{
+    const unsigned w = p->w, h = p->h;
+    const size_t plane = (size_t)w * h;
+    const int last = sc + 1 == VIF_SCALES;
+    VifPlane *next = last ? NULL : &s->planes[sc + 1];
+    const size_t next_plane = next ? (size_t)next->w * next->h : 0;
+    VqxCudaVifProbe probe;
+    for (int k = 0; k < 5; k++) probe.vert[k] = dev_alloc(4 * plane);
+    for (int k = 0; k < 2; k++) probe.mu[k] = dev_alloc(4 * plane);
+    for (int k = 0; k < 3; k++) probe.sq[k] = dev_alloc(8 * plane);
+    probe.rows = dev_zeroed(4 * 8 * (size_t)h);
+    long long *d_sums = dev_zeroed(4 * 8);
+    uint16_t *d_next[2] = { dev_alloc(2 * next_plane), dev_alloc(2 * next_plane) };
+    const VifShifts sh = vqx_vif_shifts(sc, s->bpc);
+    const int bytes1 = sc == 0 && s->bpc == 8;
+    VqxCudaVifScale job = {
+        .ref = d_ref, .dis = d_dis, .pitch = pitch, .w = w, .h = h, .bytes1 = bytes1,
+        .scale = sc, .mean_shift = sh.mean, .sq_shift = sh.sq, .log2_table = d_table,
+        .gain_limit = s->gain_limit, .sums = d_sums,
+        .next_ref = next ? d_next[0] : NULL, .next_dis = next ? d_next[1] : NULL,
+        .next_w = next ? next->w : 0, .next_h = next ? next->h : 0,
+        .next_shift = sc == 0 ? s->bpc : 16,
+        .rows = vqx_cuda_vif_rows(w, h, bytes1, sc),
+    };
+    CU_LAUNCH(vqx_cuda_vif_scale(&job, &probe, NULL));
+    uint32_t *vert[5], *mu[2];
+    uint64_t *sq[3];
+    for (int k = 0; k < 5; k++) vert[k] = host_copy(probe.vert[k], 4 * plane);
+    for (int k = 0; k < 2; k++) mu[k] = host_copy(probe.mu[k], 4 * plane);
+    for (int k = 0; k < 3; k++) sq[k] = host_copy(probe.sq[k], 8 * plane);
+    int64_t *rows = host_copy(probe.rows, 4 * 8 * (size_t)h), *sums = host_copy(d_sums, 4 * 8);
+
+    static const char *const vert_name[5] = { "vertical mu1", "vertical mu2", "vertical ref_sq",
+                                              "vertical dis_sq", "vertical ref_dis" };
+    char what[64];
+    const VifFilter *f = &vqx_vif_filters[sc];
+    VifColumns *c = &s->cols;
+    VifSums total = { 0 };
+    unsigned bad = 0;
+    for (unsigned i = 0; i < h; i++) {
+        (bytes1 ? vqx_vif_columns_stats_8bpc : vqx_vif_columns_stats_16bpc)(p, i, f, &sh, c);
+        const uint32_t *cpu_vert[5] = { c->mu1, c->mu2, c->ref_sq, c->dis_sq, c->ref_dis };
+        for (int k = 0; k < 5; k++) {
+            snprintf(what, sizeof(what), "scale %u %s", sc, vert_name[k]);
+            bad += differ32(vert[k] + (size_t)i * w, cpu_vert[k], w, what, where, i);
+        }
+        vqx_vif_filter_row(s, w, f);
+        snprintf(what, sizeof(what), "scale %u horizontal", sc);
+        bad += differ32(mu[0] + (size_t)i * w, s->h_mu1, w, what, where, i);
+        bad += differ32(mu[1] + (size_t)i * w, s->h_mu2, w, what, where, i);
+        bad += differ64(sq[0] + (size_t)i * w, s->h_ref_sq, w, what, where, i);
+        bad += differ64(sq[1] + (size_t)i * w, s->h_dis_sq, w, what, where, i);
+        bad += differ64(sq[2] + (size_t)i * w, s->h_ref_dis, w, what, where, i);
+        VifSums row = { 0 };
+        vqx_vif_add_row(s, w, &row);
+        const int64_t cpu_row[4] = { row.num_log, row.den_log, row.num_non_log, row.den_non_log };
+        snprintf(what, sizeof(what), "scale %u row sums", sc);
+        bad += differ64((const uint64_t *)rows + 4 * (size_t)i, (const uint64_t *)cpu_row, 4,
+                        what, where, i);
+        total.num_log += row.num_log;
+        total.den_log += row.den_log;
+        total.num_non_log += row.num_non_log;
+        total.den_non_log += row.den_non_log;
+    }
+    const int64_t cpu_sums[4] = { total.num_log, total.den_log, total.num_non_log,
+                                  total.den_non_log };
+    snprintf(what, sizeof(what), "scale %u sums", sc);
+    bad += differ64((const uint64_t *)sums, (const uint64_t *)cpu_sums, 4, what, where, 0);
+
+    if (next) {
+        vqx_vif_downsample(s, p, next, sc + 1);
+        snprintf(what, sizeof(what), "scale %u planes", sc + 1);
+        bad += differ_next(d_next[0], d_next[1], next, what, where);
+        /* the next scale alone (vif_skip_scale0's scale 0), other blocks */
+        CU(cudaMemset(d_next[0], 0xA5, 2 * next_plane));
+        CU(cudaMemset(d_next[1], 0xA5, 2 * next_plane));
+        job.sums = NULL;
+        job.rows = 3;
+        CU_LAUNCH(vqx_cuda_vif_scale(&job, NULL, NULL));
+        snprintf(what, sizeof(what), "scale %u planes (alone)", sc + 1);
+        bad += differ_next(d_next[0], d_next[1], next, what, where);
+    }
+
+    for (int k = 0; k < 5; k++) { free(vert[k]); CU(cudaFree(probe.vert[k])); }
+    for (int k = 0; k < 2; k++) { free(mu[k]); CU(cudaFree(probe.mu[k])); }
+    for (int k = 0; k < 3; k++) { free(sq[k]); CU(cudaFree(probe.sq[k])); }
+    free(rows);
+    free(sums);
+    CU(cudaFree(probe.rows));
+    CU(cudaFree(d_sums));
+    CU(cudaFree(d_next[0]));
+    CU(cudaFree(d_next[1]));
+    return bad;
+}
+
+static void check_vif(const VqxPicture *ref, const VqxPicture *dis, const char *opts,
+                      const char *where)
+{
+    VifState *s = calloc(1, sizeof(*s));
+    char kv[128], err[256];
+    snprintf(kv, sizeof(kv), "%s", opts);
+    const VqxFrameFormat fmt = { VQX_PIX_400, ref->bpc, ref->w[0], ref->h[0] };
+    const VqxFeatureExtractor *fex = vqx_registry_find("vif", VQX_BACKEND_CPU);
+    if (!s || vqx_options_apply(fex, s, kv, err, sizeof(err)) || fex->init(s, &fmt, NULL)) {
+        CHECK(0, "%s vif: cpu set-up", where);
+        free(s);
+        return;
+    }
+    uint16_t *d_table = dev_upload(s->log2_table, sizeof(s->log2_table));
+    const size_t pitch = ref->w[0] + PITCH_PAD;
+    void *d_ref = dev_plane(ref, pitch), *d_dis = dev_plane(dis, pitch);
+    VifPlane p0 = { ref->data[0], dis->data[0], ref->stride[0], dis->stride[0], ref->w[0],
+                    ref->h[0] };
+    unsigned bad = check_vif_scale(s, &p0, d_ref, d_dis, pitch, 0, d_table, where);
+    for (unsigned sc = 1; sc < VIF_SCALES; sc++) {
+        /* from the device copy of the CPU's planes of this scale */
+        const VifPlane *p = &s->planes[sc];
+        const size_t bytes = (size_t)p->w * p->h * 2;
+        void *s_ref = dev_upload(p->ref, bytes), *s_dis = dev_upload(p->dis, bytes);
+        bad += check_vif_scale(s, p, s_ref, s_dis, p->w, sc, d_table, where);
+        CU(cudaFree(s_ref));
+        CU(cudaFree(s_dis));
+    }
+    CHECK(!bad, "%s vif %s: %u differences", where, opts, bad);
+    CU(cudaFree(d_table));
+    CU(cudaFree(d_ref));
+    CU(cudaFree(d_dis));
+    fex->close(s);
+    free(s);
+}
+
+/* ---- adm ---- */
+
+/* Differences of a band region (stride `stride`) between device and host. */
+static unsigned differ_region(const void *dev, const void *host, size_t stride, int top,
+                              int bottom, int left, int right, const char *what,
+                              const char *where)
+{
+    unsigned bad = 0;
+    uint32_t *g = host_copy(dev, 4 * stride * (size_t)bottom);
+    for (int i = top; i < bottom; i++)
+        bad += differ32(g + (size_t)i * stride + left,
+                        (const uint32_t *)host + (size_t)i * stride + left,
+                        (size_t)(right - left), what, where, (unsigned)i);
+    free(g);
+    return bad;
+}
+
+static void check_adm(const VqxPicture *ref, const VqxPicture *dis, const char *opts,
+                      const char *where)
+{
+    AdmState *s = calloc(1, sizeof(*s));
+    char kv[160], err[256];
+    snprintf(kv, sizeof(kv), "%s", opts);
+    const VqxFrameFormat fmt = { VQX_PIX_400, ref->bpc, ref->w[0], ref->h[0] };
+    const VqxFeatureExtractor *fex = vqx_registry_find("adm", VQX_BACKEND_CPU);
+    if (!s || vqx_options_apply(fex, s, kv, err, sizeof(err)) || fex->init(s, &fmt, NULL)) {
+        CHECK(0, "%s adm: cpu set-up", where);
+        free(s);
+        return;
+    }
+    const size_t stride = (size_t)s->stride;
+    const size_t plane = 4 * stride * (size_t)((s->h + 1) / 2);
+    const size_t pitch = ref->w[0] + PITCH_PAD;
+    void *d_pic[2] = { dev_plane(ref, pitch), dev_plane(dis, pitch) };
+    void *d_src[2] = { dev_alloc(plane), dev_alloc(plane) };
+    int32_t *d_approx[2] = { dev_alloc(plane), dev_alloc(plane) };
+    VqxCudaAdmBands probe[2];
+    VqxCudaAdmWork work;
+    for (int b = 0; b < 3; b++) {
+        probe[0].band[b] = dev_alloc(plane);
+        probe[1].band[b] = dev_alloc(plane);
+        work.restored.band[b] = dev_alloc(plane);
+        work.additive.band[b] = dev_alloc(plane);
+    }
+    for (int k = 0; k < 4; k++) work.mask[k] = dev_alloc(plane);
+    work.row_acc = dev_alloc(9 * 8 * (size_t)s->level[0].h);
+    work.blocks_done = dev_alloc(sizeof(unsigned));
+    unsigned long long *d_sums = dev_alloc(9 * 8);
+    uint32_t *sum = malloc(4 * stride), *centre = malloc(4 * stride);
+    uint64_t (*ref_rows)[3] = malloc(sizeof(*ref_rows) * (size_t)s->level[0].h);
+    int64_t (*num_rows)[3] = malloc(sizeof(*num_rows) * (size_t)s->level[0].h);
+    int64_t (*aim_rows)[3] = malloc(sizeof(*aim_rows) * (size_t)s->level[0].h);
+    if (!sum || !centre || !ref_rows || !num_rows || !aim_rows) exit(1);
+    char what[64];
+    unsigned bad = 0;
+
+    for (int k = 0; k < ADM_SCALES; k++) {
+        const AdmLevel *lv = &s->level[k];
+        const int in_w = k ? s->level[k - 1].w : s->w, in_h = k ? s->level[k - 1].h : s->h;
+        const void *src[2] = { d_pic[0], d_pic[1] };
+        if (k) { /* the CPU's approximation bands of the level before */
+            CU(cudaMemcpy(d_src[0], s->ref_a, plane, cudaMemcpyHostToDevice));
+            CU(cudaMemcpy(d_src[1], s->dis_a, plane, cudaMemcpyHostToDevice));
+            src[0] = d_src[0];
+            src[1] = d_src[1];
+        }
+        const VqxCudaAdmLevel p = vqx_cuda_adm_params(s, k);
+        CU(cudaMemset(work.row_acc, 0, 9 * 8 * (size_t)s->level[0].h));
+        CU(cudaMemset(work.blocks_done, 0, sizeof(unsigned)));
+        CU(cudaMemset(d_sums, 0, 9 * 8));
+        CU_LAUNCH(vqx_cuda_adm_level(&p, src, k ? stride : pitch, in_w, in_h, s->bpc, d_approx,
+                                     &work, s->cos_1deg_sq, s->gain_limit, d_sums, probe, NULL));
+
+        vqx_adm_dwt_level(s, k, ref, s->ref_a, s->ref_band);
+        vqx_adm_dwt_level(s, k, dis, s->dis_a, s->dis_band);
+        static const char *const band_name[3] = { "h", "v", "d" };
+        for (int pic = 0; pic < 2; pic++) {
+            snprintf(what, sizeof(what), "level %d %s approximation", k, pic ? "dis" : "ref");
+            bad += differ_region(d_approx[pic], pic ? s->dis_a : s->ref_a, stride, 0, lv->h, 0,
+                                 lv->w, what, where);
+            for (int b = 0; b < 3; b++) {
+                snprintf(what, sizeof(what), "level %d %s band %s", k, pic ? "dis" : "ref",
+                         band_name[b]);
+                bad += differ_region(probe[pic].band[b], pic ? s->dis_band[b] : s->ref_band[b],
+                                     stride, 0, lv->h, 0, lv->w, what, where);
+            }
+        }
+        if (!p.scored) continue;
+
+        vqx_adm_decouple(s, k);
+        const AdmRegion g = lv->grown, r = lv->roi;
+        for (int b = 0; b < 3; b++) {
+            snprintf(what, sizeof(what), "level %d restored %s", k, band_name[b]);
+            bad += differ_region(work.restored.band[b], s->restored[b], stride, g.top, g.bottom,
+                                 g.left, g.right, what, where);
+            snprintf(what, sizeof(what), "level %d additive %s", k, band_name[b]);
+            bad += differ_region(work.additive.band[b], s->additive[b], stride, g.top, g.bottom,
+                                 g.left, g.right, what, where);
+        }
+        for (int m = 0; m < (s->skip_aim ? 1 : 2); m++) {
+            uint32_t *g_sum = host_copy(work.mask[2 * m], plane);
+            uint32_t *g_centre = host_copy(work.mask[2 * m + 1], plane);
+            for (int i = g.top; i < g.bottom; i++) {
+                vqx_adm_mask_terms(s, k, m ? s->restored : s->additive, i, sum, centre);
+                snprintf(what, sizeof(what), "level %d masking of %s", k,
+                         m ? "restored" : "additive");
+                bad += differ32(g_sum + (size_t)i * stride + g.left, sum + g.left,
+                                (size_t)(g.right - g.left), what, where, (unsigned)i);
+                bad += differ32(g_centre + (size_t)i * stride + g.left, centre + g.left,
+                                (size_t)(g.right - g.left), what, where, (unsigned)i);
+            }
+            free(g_sum);
+            free(g_centre);
+        }
+        uint64_t ref_sums[3];
+        int64_t num_sums[3], aim_sums[3] = { 0, 0, 0 };
+        vqx_adm_reference_sums(s, k, ref_sums, ref_rows);
+        vqx_adm_masked_sums(s, k, s->restored, s->additive, num_sums, num_rows);
+        if (!s->skip_aim) vqx_adm_masked_sums(s, k, s->additive, s->restored, aim_sums, aim_rows);
+        const int n_rows = r.bottom - r.top;
+        uint64_t *g_rows = host_copy(work.row_acc, 9 * 8 * (size_t)n_rows);
+        for (int i = 0; i < n_rows; i++) {
+            uint64_t cpu[9];
+            for (int b = 0; b < 3; b++) {
+                cpu[b] = ref_rows[i][b];
+                cpu[3 + b] = (uint64_t)num_rows[i][b];
+                cpu[6 + b] = s->skip_aim ? 0 : (uint64_t)aim_rows[i][b];
+            }
+            snprintf(what, sizeof(what), "level %d row sums", k);
+            bad += differ64(g_rows + 9 * (size_t)i, cpu, 9, what, where, (unsigned)(r.top + i));
+        }
+        free(g_rows);
+        uint64_t *g_sums = host_copy(d_sums, 9 * 8), cpu_sums[9];
+        for (int b = 0; b < 3; b++) {
+            cpu_sums[b] = ref_sums[b];
+            cpu_sums[3 + b] = (uint64_t)num_sums[b];
+            cpu_sums[6 + b] = (uint64_t)aim_sums[b];
+        }
+        snprintf(what, sizeof(what), "level %d sums", k);
+        bad += differ64(g_sums, cpu_sums, 9, what, where, 0);
+        free(g_sums);
+    }
+    CHECK(!bad, "%s adm %s: %u differences", where, opts, bad);
+
+    free(sum);
+    free(centre);
+    free(ref_rows);
+    free(num_rows);
+    free(aim_rows);
+    for (int pic = 0; pic < 2; pic++) {
+        CU(cudaFree(d_pic[pic]));
+        CU(cudaFree(d_src[pic]));
+        CU(cudaFree(d_approx[pic]));
+        for (int b = 0; b < 3; b++) CU(cudaFree(probe[pic].band[b]));
+    }
+    for (int b = 0; b < 3; b++) {
+        CU(cudaFree(work.restored.band[b]));
+        CU(cudaFree(work.additive.band[b]));
+    }
+    for (int k = 0; k < 4; k++) CU(cudaFree(work.mask[k]));
+    CU(cudaFree(work.row_acc));
+    CU(cudaFree(work.blocks_done));
+    CU(cudaFree(d_sums));
+    fex->close(s);
+    free(s);
+}
+
+static const char *const vif_opts[] = { "", "vif_enhn_gain_limit=1.0" };
+static const char *const adm_opts[] = {
+    "",
+    "adm_enhn_gain_limit=1",
+    /* Barten weights beyond the fixed-point range: the CPU's wrap-arounds */
+    "adm_csf_mode=1:adm_csf_scale=2:adm_csf_diag_scale=0.5",
+    "adm_skip_aim=true:adm_skip_scale0=true:adm_ref_display_height=2160",
+};
+
+int main(void)
+{
+    int n_dev = 0;
+    const cudaError_t e = cudaGetDeviceCount(&n_dev);
+    if (e || !n_dev) {
+        printf("SKIP: no CUDA device (%s)\n", e ? cudaGetErrorString(e) : "none found");
+        return 77;
+    }
+    /* odd sizes, each feature's smallest, several blocks wide and tall */
+    static const unsigned sizes[][2] = { { 3, 3 }, { 16, 16 }, { 33, 33 }, { 37, 35 },
+                                         { 300, 41 }, { 1290, 36 }, { 97, 530 } };
+    static const unsigned depths[] = { 8, 10, 12, 16 };
+    for (unsigned si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+        for (unsigned di = 0; di < 4; di++)
+            for (int c = 0; c < N_CONTENTS; c++) {
+                const unsigned w = sizes[si][0], h = sizes[si][1], bpc = depths[di];
+                VqxPicture ref, dis;
+                if (vqx_picture_alloc(&ref, VQX_PIX_400, bpc, w, h) ||
+                    vqx_picture_alloc(&dis, VQX_PIX_400, bpc, w, h))
+                    return 1;
+                rng = 0x9E3779B9u ^ (si * 7919u + di * 104729u + (unsigned)c * 1299709u);
+                fill(&ref, &dis, (enum Content)c);
+                char where[96];
+                snprintf(where, sizeof(where), "%ux%u %u-bit %s", w, h, bpc, content_name[c]);
+                check_psnr(&ref, &dis, where);
+                check_motion(&ref, &dis, where);
+                if (w >= 16 && h >= 16)
+                    for (unsigned o = 0; o < 2; o++) check_vif(&ref, &dis, vif_opts[o], where);
+                if (w >= 33 && h >= 33)
+                    for (unsigned o = 0; o < 4; o++) check_adm(&ref, &dis, adm_opts[o], where);
+                vqx_picture_free(&ref);
+                vqx_picture_free(&dis);
+            }
+    return check_report();
+}
