@@ -123,6 +123,14 @@ static inline int32_t abs32(int32_t v)
     return v < 0 ? (int32_t)(0u - (uint32_t)v) : v;
 }
 
+/* |v| modulo 2^32 without a branch, where the sign is random: gcc can
+ * compile abs32 to a mispredicted jump */
+static inline uint32_t abs_by_mask(int32_t v)
+{
+    const uint32_t neg = v < 0 ? ~0u : 0u;
+    return ((uint32_t)v ^ neg) - neg;
+}
+
 /* double to uint16 and uint32 as x86-64 compilers convert them (through a
  * 32-bit and a 64-bit signed integer) when the value does not fit, as
  * Barten weights do not */
@@ -352,14 +360,15 @@ void vqx_adm_reference_sums(const AdmState *s, int scale, uint64_t accum[3],
             const int32_t *src = s->ref_band[b] + i * s->stride;
             uint64_t row = 0;
             if (scale == 0) {
+                /* a 32-bit square times a 32-bit value: vectorises */
                 for (int j = r.left; j < r.right; j++) {
-                    const uint64_t m = (uint16_t)abs32(src[j]);
-                    row += m * m * m;
+                    const uint32_t m = (uint16_t)abs_by_mask(src[j]);
+                    row += (uint64_t)(m * m) * m;
                 }
             } else {
                 for (int j = r.left; j < r.right; j++) {
                     /* libvmaf adds 2^sq, not 2^(sq-1), before this shift */
-                    const uint64_t m = (uint32_t)abs32(src[j]);
+                    const uint64_t m = abs_by_mask(src[j]);
                     row += ((((m * m + ((uint64_t)1 << sq)) >> sq) * m) + cube_add) >> cube_shift;
                 }
             }
