@@ -252,7 +252,10 @@ static double plane_error(const PsnrHvsState *s, unsigned p, const VqxPicture *r
             for (int i = 0; i < BLOCK; i++) {
                 for (int j = 0; j < BLOCK; j++) {
                     const int64_t d = px[0][i * BLOCK + j] - px[1][i * BLOCK + j];
-                    float err = (float)(d < 0 ? -d : d);
+                    /* |d| by the sign mask: ?: on the random sign compiles to
+                     * a mispredicted jump */
+                    const int64_t sign = d >> 63;
+                    float err = (float)((d ^ sign) - sign);
                     if (i != 0 || j != 0)
                         err = err < threshold / mask[i][j] ? 0 : err - threshold / mask[i][j];
                     total += (err * weight[i][j]) * (err * weight[i][j]);
