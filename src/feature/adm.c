@@ -575,13 +575,46 @@ void vqx_adm_masked_sums(AdmState *s, int scale, int32_t *const x[3], int32_t *c
             const int64_t q = lv->q_weight[b];
             const unsigned thr_shift = p->thr_shift[b], sq_shift = p->sq_shift[b];
             const unsigned cube_shift = lv->cube_shift[b];
-            for (int j = r.left; j < r.right; j++) {
-                const int32_t weighted = wrap32((src[j] * q + p->weight_add) >> p->weight_shift);
-                int32_t m = (int32_t)((uint32_t)abs32(weighted) - ((uint32_t)thr[j] << thr_shift));
-                m = m < 0 ? 0 : m;
-                /* the square wraps at 32 bits in libvmaf */
-                const int32_t sq = wrap32(((int64_t)m * m + round_half(sq_shift)) >> sq_shift);
-                row[b] += ((int64_t)sq * m + cube_add[b]) >> cube_shift;
+            /* what exceeds the masking, then its cube: in two loops, so that
+             * level 0's first and most rows' second vectorise */
+            uint32_t *excess = s->excess_row, wide = 0;
+            if (scale == 0) {
+                /* level 0 weights without a shift: the product modulo 2^32 */
+                for (int j = r.left; j < r.right; j++) {
+                    const uint32_t weighted = (uint32_t)src[j] * (uint32_t)q;
+                    const int32_t m = (int32_t)(abs_by_mask((int32_t)weighted) -
+                                                ((uint32_t)thr[j] << thr_shift));
+                    excess[j] = m < 0 ? 0 : (uint32_t)m;
+                    wide |= excess[j];
+                }
+            } else {
+                for (int j = r.left; j < r.right; j++) {
+                    const int32_t weighted = wrap32((src[j] * q + p->weight_add) >> p->weight_shift);
+                    const int32_t m = (int32_t)(abs_by_mask(weighted) -
+                                                ((uint32_t)thr[j] << thr_shift));
+                    excess[j] = m < 0 ? 0 : (uint32_t)m;
+                    wide |= excess[j];
+                }
+            }
+            const uint64_t sq_add = (uint64_t)round_half(sq_shift);
+            if (wide < (1u << 30)) {
+                /* every m < 2^30: the square has at most 31 bits after its
+                 * shift, so it does not wrap, and the cube's terms are
+                 * unsigned 32 x 32-bit products; one loop each vectorises */
+                uint32_t *square = s->square_row;
+                for (int j = r.left; j < r.right; j++)
+                    square[j] = (uint32_t)(((uint64_t)excess[j] * excess[j] + sq_add) >> sq_shift);
+                uint64_t sum = 0;
+                for (int j = r.left; j < r.right; j++)
+                    sum += ((uint64_t)square[j] * excess[j] + (uint64_t)cube_add[b]) >> cube_shift;
+                row[b] = (int64_t)sum;
+            } else {
+                for (int j = r.left; j < r.right; j++) {
+                    const int64_t m = excess[j];
+                    /* the square wraps at 32 bits in libvmaf */
+                    const int32_t sq = wrap32((int64_t)((uint64_t)(m * m) + sq_add) >> sq_shift);
+                    row[b] += (sq * m + cube_add[b]) >> cube_shift;
+                }
             }
         }
         for (int b = 0; b < 3; b++) {
@@ -691,12 +724,13 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     if (ret) return ret;
 
     /* one block: the angle row, 14 band planes, 2 pass rows, 9 ring rows,
-     * the reciprocal table, then the 16-bit rows: 4 input rows, 2 pass rows */
+     * 3 scratch rows, the reciprocal table, then the 16-bit rows: 4 input
+     * rows, 2 pass rows */
     s->stride = (s->w + 1) / 2;
     const size_t plane = (size_t)s->stride * (size_t)((s->h + 1) / 2);
     const size_t ring = (size_t)s->stride + 2;
     const size_t pass = (size_t)s->w + 3;
-    const size_t n32 = 14 * plane + 2 * pass + 9 * ring + (size_t)s->stride + 32769;
+    const size_t n32 = 14 * plane + 2 * pass + 9 * ring + 3 * (size_t)s->stride + 32769;
     const size_t n16 = 4 * (size_t)s->w + 2 * pass;
     /* the double row first, for its alignment */
     double *row = s->mem = malloc((size_t)s->stride * sizeof(double) + n32 * sizeof(int32_t) +
@@ -720,6 +754,8 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         s->mask_centre[k] = p + 1, p += ring;
     }
     s->thr_row = p, p += s->stride;
+    s->excess_row = (uint32_t *)p, p += s->stride;
+    s->square_row = (uint32_t *)p, p += s->stride;
     s->recip = p, p += 32769;
     s->recip[0] = 0;
     for (int i = 1; i <= 32768; i++) s->recip[i] = RECIP_Q30 / i;

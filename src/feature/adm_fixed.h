@@ -57,6 +57,8 @@ typedef struct AdmState {
     int mask_row_of[3];
     int32_t *thr_row;           /* one row: masking threshold, or the angle test in decoupling */
     double *angle_row;          /* one row: the angle test of 16-bit rows in decoupling */
+    uint32_t *excess_row;       /* one row: what exceeds the masking, in masked sums, */
+    uint32_t *square_row;       /*   and its rounded square */
     int32_t *recip;             /* 2^30 / i, i in [0, 32768] */
     void *mem;
 } AdmState;
