@@ -123,6 +123,14 @@ static inline int32_t abs32(int32_t v)
     return v < 0 ? (int32_t)(0u - (uint32_t)v) : v;
 }
 
+/* |v| modulo 2^32 without a branch, where the sign is random: gcc can
+ * compile abs32 to a mispredicted jump */
+static inline uint32_t abs_by_mask(int32_t v)
+{
+    const uint32_t neg = v < 0 ? ~0u : 0u;
+    return ((uint32_t)v ^ neg) - neg;
+}
+
 /* double to uint16 and uint32 as x86-64 compilers convert them (through a
  * 32-bit and a 64-bit signed integer) when the value does not fit, as
  * Barten weights do not */
@@ -275,23 +283,95 @@ void vqx_adm_dwt_level(AdmState *s, int scale, const VqxPicture *pic, int32_t *a
 
 /* k = clamp(t / o, 0, 1) in Q15, by reciprocal lookup after reducing |o| to
  * 15 bits, as libvmaf's adm_decouple_s123 does (its level 0 variant gives the
- * same values on 16-bit bands). */
-static int64_t restore_gain(const int32_t *recip, int32_t o, int32_t t)
+ * same values on 16-bit bands). No branches: signs, sizes and clamps of the
+ * coefficients are random, and mispredicted branches cost more here than
+ * computing every case. */
+static inline int64_t restore_gain(const int32_t *recip, int32_t o, int32_t t)
 {
-    if (o == 0) return 32768;
-    const uint32_t mag = (uint32_t)abs32(o);
-    unsigned shift = 0;
-    uint32_t idx = mag;
-    if (mag >= 32768) {
-        unsigned lz = 0;
-        while (!(mag & (0x80000000u >> lz))) lz++;
-        shift = 17 - lz;
-        idx = (mag + (1u << (shift - 1))) >> shift;
+    const int64_t neg = o < 0 ? -1 : 0;
+    const uint32_t mag = abs_by_mask(o);
+    /* |o| of 16 or more bits keeps its top 15 (rounded) and shifts k by the rest */
+    const unsigned bits = 32 - (unsigned)__builtin_clz(mag | 1);
+    const unsigned shift = bits > 15 ? bits - 15 : 0;
+    const uint32_t idx = (mag + ((1u << shift) >> 1)) >> shift;
+    const int64_t quotient = ((int64_t)recip[idx] * t ^ neg) - neg;
+    /* libvmaf's rounding term is an int32: at shift 17 it is -2^31 */
+    const int64_t k = (quotient + (int32_t)(1u << (14 + shift))) >> (15 + shift);
+    const int64_t clamped = k < 0 ? 0 : k > 32768 ? 32768 : k;
+    return o == 0 ? 32768 : clamped;
+}
+
+/* Restored part of coefficient o of the reference against t of the
+ * distorted picture: k o, or, where the angle test passed and k > 0, the
+ * enhancement credit k o * gain_limit, clamped to t (in double, as libvmaf). */
+static inline int32_t restored_part(const int32_t *recip, int32_t o, int32_t t,
+                                    int32_t same_angle_mask, double gain_limit)
+{
+    const int64_t k = restore_gain(recip, o, t);
+    const int32_t r = wrap32((k * o + 16384) >> 15);
+    /* (int32_t)min(e, t) is min(trunc(e), t) as truncation is monotonic and
+     * keeps integers; |e| < 2^38 (gain_limit <= 100) fits int64 */
+    const int64_t e = (int64_t)(r * gain_limit);
+    /* min and max by masks: gcc compiles ?: here to mispredicted branches */
+    const int64_t d = e - t, below = d & (d >> 63);
+    const int32_t up = (int32_t)(t + below), down = (int32_t)(e - below);
+    const int32_t pos = -(int32_t)(o > 0), enhance = same_angle_mask & -(int32_t)(k > 0) &
+                                                     -(int32_t)(o != 0);
+    const int32_t enhanced = (up & pos) | (down & ~pos);
+    return (enhanced & enhance) | (r & ~enhance);
+}
+
+/* Rows whose coefficients are all within +-32767 (every row of level 0):
+ * there |o| needs no reduction, k's product with the reciprocal has at most
+ * 45 bits and every other value fits 32 bits, so 32-bit integers and exact
+ * double arithmetic give restore_gain's and restored_part's integers, in
+ * loops free of 64-bit products and table lookups that gcc vectorises. */
+static bool fits_16(const int32_t *x, int left, int right)
+{
+    uint32_t outside = 0;
+    for (int j = left; j < right; j++) outside |= (uint32_t)x[j] + 32767u > 65534u;
+    return !outside;
+}
+
+/* The angle test of one row, 1.0 where it passes: |products| < 2^30, so
+ * the sums fit 32 bits and convert to the same floats as 64-bit ones. */
+static void angle_row_16(const int32_t *oh, const int32_t *ov, const int32_t *th,
+                         const int32_t *tv, int left, int right, double cos_1deg_sq,
+                         double *same_angle)
+{
+    for (int j = left; j < right; j++) {
+        const int32_t dot = oh[j] * th[j] + ov[j] * tv[j];
+        const int32_t o_sq = oh[j] * oh[j] + ov[j] * ov[j];
+        const int32_t t_sq = th[j] * th[j] + tv[j] * tv[j];
+        const double dotf = (float)dot / 4096.0;
+        /* & rather than &&: a branch here stops the vectoriser */
+        const bool pass = (dotf >= 0.0f) &
+            (dotf * dotf >= cos_1deg_sq * ((float)o_sq / 4096.0) * ((float)t_sq / 4096.0));
+        same_angle[j] = pass ? 1.0 : 0.0;
     }
-    const int64_t sign = o < 0 ? -1 : 1;
-    const int64_t k = (((int64_t)recip[idx] * t) * sign +
-                       (int32_t)(1u << (14 + shift))) >> (15 + shift);
-    return k < 0 ? 0 : k > 32768 ? 32768 : k;
+}
+
+static void restore_row_16(const int32_t *o, const int32_t *t, const double *same_angle,
+                           int left, int right, double gain_limit, int32_t *r, int32_t *a)
+{
+    for (int j = left; j < right; j++) {
+        const int32_t oj = o[j], tj = t[j];
+        const int32_t mag = oj < 0 ? -oj : oj, t_signed = oj < 0 ? -tj : tj;
+        /* floor(2^30 / mag), as the table holds: the double quotient is
+         * within 2^-23 of the exact one, which is 1/mag >= 2^-15 short of an
+         * integer or is one; o = 0 reads 2^30 / 1 and gives r = 0 all the same */
+        const double recip = (int32_t)(1073741824.0 / (mag | (mag == 0)));
+        /* floor((recip t + 2^14) / 2^15), |.| < 2^30: truncation differs
+         * from floor only below 0, which the clamp maps to 0 either way */
+        const int32_t k_raw = (int32_t)((recip * t_signed + 16384.0) * (1.0 / 32768));
+        const int32_t k = k_raw < 0 ? 0 : k_raw > 32768 ? 32768 : k_raw;
+        const int32_t restored = (k * oj + 16384) >> 15;
+        const int32_t e = (int32_t)(restored * gain_limit);
+        const int32_t enhanced = oj > 0 ? (e < tj ? e : tj) : (e > tj ? e : tj);
+        const bool enhance = (same_angle[j] != 0.0) & (k > 0) & (oj != 0);
+        r[j] = enhance ? enhanced : restored;
+        a[j] = tj - r[j];
+    }
 }
 
 void vqx_adm_decouple(AdmState *s, int scale)
@@ -299,37 +379,42 @@ void vqx_adm_decouple(AdmState *s, int scale)
     const AdmLevel *lv = &s->level[scale];
     const AdmRegion g = lv->grown;
     const double gain_limit = s->gain_limit;
+    const double cos_1deg_sq = s->cos_1deg_sq;
+    const int32_t *recip = s->recip;
     for (int i = g.top; i < g.bottom; i++) {
         const ptrdiff_t row = i * s->stride;
+        const int32_t *o[3], *t[3];
+        int32_t *r[3], *a[3];
+        bool narrow = true;
+        for (int b = 0; b < 3; b++) {
+            o[b] = s->ref_band[b] + row, t[b] = s->dis_band[b] + row;
+            r[b] = s->restored[b] + row, a[b] = s->additive[b] + row;
+            narrow = narrow && fits_16(o[b], g.left, g.right) && fits_16(t[b], g.left, g.right);
+        }
+        if (narrow) {
+            double *same_angle = s->angle_row;
+            angle_row_16(o[ADM_H], o[ADM_V], t[ADM_H], t[ADM_V], g.left, g.right, cos_1deg_sq,
+                         same_angle);
+            for (int b = 0; b < 3; b++)
+                restore_row_16(o[b], t[b], same_angle, g.left, g.right, gain_limit, r[b], a[b]);
+            continue;
+        }
+        int32_t *same_angle = s->thr_row; /* as a mask */
         for (int j = g.left; j < g.right; j++) {
-            const ptrdiff_t o = row + j;
-            const int32_t oh = s->ref_band[ADM_H][o], ov = s->ref_band[ADM_V][o];
-            const int32_t th = s->dis_band[ADM_H][o], tv = s->dis_band[ADM_V][o];
-
             /* the angle between (oh, ov) and (th, tv) is below 1 degree */
+            const int32_t oh = o[ADM_H][j], ov = o[ADM_V][j], th = t[ADM_H][j], tv = t[ADM_V][j];
             const int64_t dot = (int64_t)oh * th + (int64_t)ov * tv;
             const int64_t o_sq = (int64_t)oh * oh + (int64_t)ov * ov;
             const int64_t t_sq = (int64_t)th * th + (int64_t)tv * tv;
             const double dotf = (float)dot / 4096.0;
-            const bool same_angle = dotf >= 0.0f &&
-                dotf * dotf >= s->cos_1deg_sq * ((float)o_sq / 4096.0) * ((float)t_sq / 4096.0);
-
-            for (int b = 0; b < 3; b++) {
-                const int32_t ob = s->ref_band[b][o], tb = s->dis_band[b][o];
-                const int64_t k = restore_gain(s->recip, ob, tb);
-                int32_t r = wrap32((k * ob + 16384) >> 15);
-                /* enhancement: credit up to gain_limit times the restored part */
-                if (same_angle && k > 0 && ob > 0) {
-                    const double e = r * gain_limit;
-                    r = (int32_t)(e < tb ? e : tb);
-                } else if (same_angle && k > 0 && ob < 0) {
-                    const double e = r * gain_limit;
-                    r = (int32_t)(e > tb ? e : tb);
-                }
-                s->restored[b][o] = r;
-                s->additive[b][o] = wrap32((int64_t)tb - r);
-            }
+            same_angle[j] = -(int32_t)((dotf >= 0.0f) &
+                (dotf * dotf >= cos_1deg_sq * ((float)o_sq / 4096.0) * ((float)t_sq / 4096.0)));
         }
+        for (int b = 0; b < 3; b++)
+            for (int j = g.left; j < g.right; j++) {
+                r[b][j] = restored_part(recip, o[b][j], t[b][j], same_angle[j], gain_limit);
+                a[b][j] = wrap32((int64_t)t[b][j] - r[b][j]);
+            }
     }
 }
 
@@ -352,14 +437,15 @@ void vqx_adm_reference_sums(const AdmState *s, int scale, uint64_t accum[3],
             const int32_t *src = s->ref_band[b] + i * s->stride;
             uint64_t row = 0;
             if (scale == 0) {
+                /* a 32-bit square times a 32-bit value: vectorises */
                 for (int j = r.left; j < r.right; j++) {
-                    const uint64_t m = (uint16_t)abs32(src[j]);
-                    row += m * m * m;
+                    const uint32_t m = (uint16_t)abs_by_mask(src[j]);
+                    row += (uint64_t)(m * m) * m;
                 }
             } else {
                 for (int j = r.left; j < r.right; j++) {
                     /* libvmaf adds 2^sq, not 2^(sq-1), before this shift */
-                    const uint64_t m = (uint32_t)abs32(src[j]);
+                    const uint64_t m = abs_by_mask(src[j]);
                     row += ((((m * m + ((uint64_t)1 << sq)) >> sq) * m) + cube_add) >> cube_shift;
                 }
             }
@@ -489,13 +575,46 @@ void vqx_adm_masked_sums(AdmState *s, int scale, int32_t *const x[3], int32_t *c
             const int64_t q = lv->q_weight[b];
             const unsigned thr_shift = p->thr_shift[b], sq_shift = p->sq_shift[b];
             const unsigned cube_shift = lv->cube_shift[b];
-            for (int j = r.left; j < r.right; j++) {
-                const int32_t weighted = wrap32((src[j] * q + p->weight_add) >> p->weight_shift);
-                int32_t m = (int32_t)((uint32_t)abs32(weighted) - ((uint32_t)thr[j] << thr_shift));
-                m = m < 0 ? 0 : m;
-                /* the square wraps at 32 bits in libvmaf */
-                const int32_t sq = wrap32(((int64_t)m * m + round_half(sq_shift)) >> sq_shift);
-                row[b] += ((int64_t)sq * m + cube_add[b]) >> cube_shift;
+            /* what exceeds the masking, then its cube: in two loops, so that
+             * level 0's first and most rows' second vectorise */
+            uint32_t *excess = s->excess_row, wide = 0;
+            if (scale == 0) {
+                /* level 0 weights without a shift: the product modulo 2^32 */
+                for (int j = r.left; j < r.right; j++) {
+                    const uint32_t weighted = (uint32_t)src[j] * (uint32_t)q;
+                    const int32_t m = (int32_t)(abs_by_mask((int32_t)weighted) -
+                                                ((uint32_t)thr[j] << thr_shift));
+                    excess[j] = m < 0 ? 0 : (uint32_t)m;
+                    wide |= excess[j];
+                }
+            } else {
+                for (int j = r.left; j < r.right; j++) {
+                    const int32_t weighted = wrap32((src[j] * q + p->weight_add) >> p->weight_shift);
+                    const int32_t m = (int32_t)(abs_by_mask(weighted) -
+                                                ((uint32_t)thr[j] << thr_shift));
+                    excess[j] = m < 0 ? 0 : (uint32_t)m;
+                    wide |= excess[j];
+                }
+            }
+            const uint64_t sq_add = (uint64_t)round_half(sq_shift);
+            if (wide < (1u << 30)) {
+                /* every m < 2^30: the square has at most 31 bits after its
+                 * shift, so it does not wrap, and the cube's terms are
+                 * unsigned 32 x 32-bit products; one loop each vectorises */
+                uint32_t *square = s->square_row;
+                for (int j = r.left; j < r.right; j++)
+                    square[j] = (uint32_t)(((uint64_t)excess[j] * excess[j] + sq_add) >> sq_shift);
+                uint64_t sum = 0;
+                for (int j = r.left; j < r.right; j++)
+                    sum += ((uint64_t)square[j] * excess[j] + (uint64_t)cube_add[b]) >> cube_shift;
+                row[b] = (int64_t)sum;
+            } else {
+                for (int j = r.left; j < r.right; j++) {
+                    const int64_t m = excess[j];
+                    /* the square wraps at 32 bits in libvmaf */
+                    const int32_t sq = wrap32((int64_t)((uint64_t)(m * m) + sq_add) >> sq_shift);
+                    row[b] += (sq * m + cube_add[b]) >> cube_shift;
+                }
             }
         }
         for (int b = 0; b < 3; b++) {
@@ -604,16 +723,21 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     const int ret = vqx_adm_setup(s, fmt, sink);
     if (ret) return ret;
 
-    /* one block: 14 band planes, 2 pass rows, 9 ring rows, the reciprocal
-     * table, then the 16-bit rows: 4 input rows, 2 pass rows */
+    /* one block: the angle row, 14 band planes, 2 pass rows, 9 ring rows,
+     * 3 scratch rows, the reciprocal table, then the 16-bit rows: 4 input
+     * rows, 2 pass rows */
     s->stride = (s->w + 1) / 2;
     const size_t plane = (size_t)s->stride * (size_t)((s->h + 1) / 2);
     const size_t ring = (size_t)s->stride + 2;
     const size_t pass = (size_t)s->w + 3;
-    const size_t n32 = 14 * plane + 2 * pass + 9 * ring + (size_t)s->stride + 32769;
+    const size_t n32 = 14 * plane + 2 * pass + 9 * ring + 3 * (size_t)s->stride + 32769;
     const size_t n16 = 4 * (size_t)s->w + 2 * pass;
-    int32_t *p = s->mem = malloc(n32 * sizeof(int32_t) + n16 * sizeof(int16_t));
-    if (!p) return vqx_fail(sink, -ENOMEM, "adm: out of memory");
+    /* the double row first, for its alignment */
+    double *row = s->mem = malloc((size_t)s->stride * sizeof(double) + n32 * sizeof(int32_t) +
+                                  n16 * sizeof(int16_t));
+    if (!row) return vqx_fail(sink, -ENOMEM, "adm: out of memory");
+    s->angle_row = row;
+    int32_t *p = (int32_t *)(row + s->stride);
     s->ref_a = p, p += plane;
     s->dis_a = p, p += plane;
     for (int b = 0; b < 3; b++) {
@@ -630,6 +754,8 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         s->mask_centre[k] = p + 1, p += ring;
     }
     s->thr_row = p, p += s->stride;
+    s->excess_row = (uint32_t *)p, p += s->stride;
+    s->square_row = (uint32_t *)p, p += s->stride;
     s->recip = p, p += 32769;
     s->recip[0] = 0;
     for (int i = 1; i <= 32768; i++) s->recip[i] = RECIP_Q30 / i;

@@ -55,7 +55,10 @@ typedef struct AdmState {
     int32_t *lo, *hi;           /*   level 0, levels 1 to 3 */
     int32_t *mask_sum[3], *mask_hsum[3], *mask_centre[3]; /* ring of masking rows */
     int mask_row_of[3];
-    int32_t *thr_row;           /* masking threshold of one row */
+    int32_t *thr_row;           /* one row: masking threshold, or the angle test in decoupling */
+    double *angle_row;          /* one row: the angle test of 16-bit rows in decoupling */
+    uint32_t *excess_row;       /* one row: what exceeds the masking, in masked sums, */
+    uint32_t *square_row;       /*   and its rounded square */
     int32_t *recip;             /* 2^30 / i, i in [0, 32768] */
     void *mem;
 } AdmState;

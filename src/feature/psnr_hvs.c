@@ -63,7 +63,8 @@ static const float csf[3][BLOCK][BLOCK] = {
 typedef struct PsnrHvsState {
     unsigned bpc;
     unsigned w[3], h[3];
-    float mask[3][BLOCK][BLOCK];
+    /* csf and masking weights, transposed as the DCT leaves its coefficients */
+    float weight_t[3][BLOCK * BLOCK], mask_t[3][BLOCK * BLOCK];
 } PsnrHvsState;
 
 enum { KEY_Y, KEY_CB, KEY_CR, KEY_COMBINED };
@@ -81,114 +82,80 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
             return vqx_fail(sink, -EINVAL, "psnr_hvs: %ux%u input has a %ux%u plane, below one %dx%d block",
                             fmt->w, fmt->h, s->w[p], s->h[p], BLOCK, BLOCK);
         for (unsigned i = 0; i < BLOCK; i++)
-            for (unsigned j = 0; j < BLOCK; j++)
-                s->mask[p][i][j] = (float)((csf[p][i][j] * MASK_SCALE) * (csf[p][i][j] * MASK_SCALE));
+            for (unsigned j = 0; j < BLOCK; j++) {
+                s->mask_t[p][j * BLOCK + i] =
+                    (float)((csf[p][i][j] * MASK_SCALE) * (csf[p][i][j] * MASK_SCALE));
+                s->weight_t[p][j * BLOCK + i] = csf[p][i][j];
+            }
     }
     return 0;
 }
 
-/* Daala's 8-point integer DCT-II (od_bin_fdct8 from Xiph's psnr_hvs): a
- * lifting network whose multipliers, roundings and order are the
- * transform's definition. 64-bit so that 16-bit input cannot overflow;
- * up to 12 bits every value fits 32 bits and results equal libvmaf's. */
-static inline int64_t half_toward_zero(int64_t a)
+/* Daala's 1-D DCT on the columns of a block (psnr_hvs_tmpl.h), in 32-bit
+ * arithmetic up to 12 bits, where no value overflows (libvmaf's own
+ * widths), in 64-bit arithmetic for deeper input. */
+#define coeff int32_t
+#define CF(name) name##_32
+#include "feature/psnr_hvs_tmpl.h"
+#undef coeff
+#undef CF
+#define coeff int64_t
+#define CF(name) name##_64
+#include "feature/psnr_hvs_tmpl.h"
+#undef coeff
+#undef CF
+
+/* Deepest input whose DCT fits 32-bit arithmetic (tests/psnr_hvs_bounds.py). */
+#define NARROW_MAX_BPC 12
+
+/* 2-D DCT as Xiph's: the 1-D DCT of every column of x, each becoming a row
+ * of z, then of every column of z. The second pass leaves its result
+ * transposed: out[j][i] is coefficient (i, j). */
+static void fdct8x8(int32_t out[BLOCK * BLOCK], const int32_t x[BLOCK * BLOCK], bool wide_dct)
 {
-    return (a + (a < 0)) >> 1;
+    void (*const columns)(int32_t *, const int32_t *) =
+        wide_dct ? fdct8_columns_64 : fdct8_columns_32;
+    int32_t pass[BLOCK * BLOCK], z[BLOCK * BLOCK];
+    columns(pass, x);
+    for (int i = 0; i < BLOCK; i++)
+        for (int j = 0; j < BLOCK; j++) z[i * BLOCK + j] = pass[j * BLOCK + i];
+    columns(out, z);
 }
 
-/* (a * num + 2^(shift - 1)) >> shift */
-static inline int64_t mul_round(int64_t a, int64_t num, int shift)
-{
-    return (a * num + ((int64_t)1 << (shift - 1))) >> shift;
-}
-
-static void fdct8(int64_t out[BLOCK], const int64_t *in, ptrdiff_t stride)
-{
-    int64_t t0 = in[0 * stride], t4 = in[1 * stride], t2 = in[2 * stride], t6 = in[3 * stride];
-    int64_t t7 = in[4 * stride], t3 = in[5 * stride], t5 = in[6 * stride], t1 = in[7 * stride];
-
-    /* +1/-1 butterflies */
-    t1 = t0 - t1;
-    const int64_t t1h = half_toward_zero(t1);
-    t0 -= t1h;
-    t4 += t5;
-    const int64_t t4h = half_toward_zero(t4);
-    t5 -= t4h;
-    t3 = t2 - t3;
-    t2 -= half_toward_zero(t3);
-    t6 += t7;
-    const int64_t t6h = half_toward_zero(t6);
-    t7 = t6h - t7;
-
-    /* embedded 4-point DCT-II */
-    t0 += t6h;
-    t6 = t0 - t6;
-    t2 = t4h - t2;
-    t4 = t2 - t4;
-    /* its 2-point DCT-II: rotation by pi/4 */
-    t0 -= mul_round(t4, 13573, 15);
-    t4 += mul_round(t0, 11585, 14);
-    t0 -= mul_round(t4, 13573, 15);
-    /* its 2-point DST-IV: rotation by 3 pi/8 */
-    t6 -= mul_round(t2, 21895, 15);
-    t2 += mul_round(t6, 15137, 14);
-    t6 -= mul_round(t2, 21895, 15);
-
-    /* embedded 4-point DST-IV */
-    t3 += mul_round(t5, 19195, 15);
-    t5 += mul_round(t3, 11585, 14);
-    t3 -= mul_round(t5, 7489, 13);
-    t7 = half_toward_zero(t5) - t7;
-    t5 -= t7;
-    t3 = t1h - t3;
-    t1 -= t3;
-    /* rotation by pi/16 */
-    t7 += mul_round(t1, 3227, 15);
-    t1 -= mul_round(t7, 6393, 15);
-    t7 += mul_round(t1, 3227, 15);
-    /* rotation by 3 pi/16 */
-    t5 += mul_round(t3, 2485, 13);
-    t3 -= mul_round(t5, 18205, 15);
-    t5 += mul_round(t3, 2485, 13);
-
-    out[0] = t0; out[1] = t1; out[2] = t2; out[3] = t3;
-    out[4] = t4; out[5] = t5; out[6] = t6; out[7] = t7;
-}
-
-/* 2-D DCT in place: columns first (each becomes a row of the
- * intermediate), then the intermediate's columns. */
-static void fdct8x8(int64_t block[BLOCK * BLOCK])
-{
-    int64_t tmp[BLOCK * BLOCK];
-    for (int i = 0; i < BLOCK; i++) fdct8(tmp + BLOCK * i, block + i, BLOCK);
-    for (int i = 0; i < BLOCK; i++) fdct8(block + BLOCK * i, tmp + i, BLOCK);
-}
-
-static void load_block(int64_t out[BLOCK * BLOCK], const void *plane, ptrdiff_t stride,
+static void load_block(int32_t out[BLOCK * BLOCK], const void *plane, ptrdiff_t stride,
                        unsigned x, unsigned y, bool wide)
 {
-    for (unsigned i = 0; i < BLOCK; i++) {
-        if (wide) {
+    /* one loop per sample width, so that each vectorises */
+    if (wide) {
+        for (unsigned i = 0; i < BLOCK; i++) {
             const uint16_t *row = PIXEL_ROW(uint16_t, plane, stride, y + i) + x;
             for (unsigned j = 0; j < BLOCK; j++) out[i * BLOCK + j] = row[j];
-        } else {
+        }
+    } else {
+        for (unsigned i = 0; i < BLOCK; i++) {
             const uint8_t *row = PIXEL_ROW(uint8_t, plane, stride, y + i) + x;
             for (unsigned j = 0; j < BLOCK; j++) out[i * BLOCK + j] = row[j];
         }
     }
 }
 
-/* The two blocks of a position, reference then distorted: each step runs
- * on both at once, which keeps two float dependency chains in flight. */
-typedef int64_t BlockPair[2][BLOCK * BLOCK];
+/* |d| as a float; by the sign mask, as ?: on the random sign compiles to a
+ * mispredicted jump */
+static inline float magnitude(int32_t d)
+{
+    const int32_t sign = d < 0 ? -1 : 0;
+    return (float)((d ^ sign) - sign);
+}
 
 /* Ratio of each block's summed quadrant (4x4) variances to its variance,
- * both unbiased; 0 for a flat block. Float throughout, as in Xiph's code. */
-static void variance_ratios(const BlockPair px, float ratio[2])
+ * both unbiased; 0 for a flat block. Float throughout, as in Xiph's code;
+ * the two blocks (reference, distorted) step together, which keeps two
+ * float dependency chains in flight. */
+static void variance_ratios(const int32_t px[2][BLOCK * BLOCK], float ratio[2])
 {
     /* Xiph sums the samples in float; every partial sum is an integer below
      * 2^24, so float sums are exact and an integer sum gives the same. */
-    int64_t quad_sum[2][4] = { { 0 } };
+    int32_t quad_sum[2][4] = { { 0 } };
     for (int i = 0; i < BLOCK; i++)
         for (int j = 0; j < BLOCK; j++)
             for (int k = 0; k < 2; k++)
@@ -202,7 +169,7 @@ static void variance_ratios(const BlockPair px, float ratio[2])
         for (int j = 0; j < BLOCK; j++)
             for (int k = 0; k < 2; k++) {
                 const int q = (i >> 2) + ((j >> 2) << 1);
-                const int64_t v = px[k][i * BLOCK + j];
+                const int32_t v = px[k][i * BLOCK + j];
                 var[k] += (v - mean[k]) * (v - mean[k]);
                 quad_var[k][q] += (v - quad_mean[k][q]) * (v - quad_mean[k][q]);
             }
@@ -215,15 +182,26 @@ static void variance_ratios(const BlockPair px, float ratio[2])
     }
 }
 
-/* Masking threshold of a transformed pair: the larger of the two blocks'
- * CSF-weighted AC energies, each scaled by its variance ratio. */
-static float masking(const BlockPair dct, const float mask[BLOCK][BLOCK], const float ratio[2])
+/* Masking threshold of a transformed pair (transposed, as fdct8x8 leaves
+ * it): the larger of the two blocks' CSF-weighted AC energies, each scaled
+ * by its variance ratio. The weighted squares vectorise; the sums keep
+ * Xiph's order, row by row. */
+static float masking(const int32_t dct_t[2][BLOCK * BLOCK], const float mask_t[BLOCK * BLOCK],
+                     const float ratio[2])
 {
+    float weighted[2][BLOCK * BLOCK];
+    for (int k = 0; k < 2; k++)
+        for (int c = 0; c < BLOCK * BLOCK; c++) {
+            /* the square to float with one rounding, as Xiph's int square
+             * (which is exact up to 12 bits): exact in double, whose
+             * product needs no 64-bit integers at 16 bits */
+            const double v = dct_t[k][c];
+            weighted[k][c] = (float)(v * v) * mask_t[c];
+        }
     float energy[2] = { 0 };
     for (int i = 0; i < BLOCK; i++)
         for (int j = i == 0; j < BLOCK; j++)
-            for (int k = 0; k < 2; k++)
-                energy[k] += (float)(dct[k][i * BLOCK + j] * dct[k][i * BLOCK + j]) * mask[i][j];
+            for (int k = 0; k < 2; k++) energy[k] += weighted[k][j * BLOCK + i];
     const float ref = (float)(sqrt(energy[0] * ratio[0]) / 32.f);
     const float dis = (float)(sqrt(energy[1] * ratio[1]) / 32.f);
     return dis > ref ? dis : ref;
@@ -234,31 +212,38 @@ static float masking(const BlockPair dct, const float mask[BLOCK][BLOCK], const 
 static double plane_error(const PsnrHvsState *s, unsigned p, const VqxPicture *ref,
                           const VqxPicture *dis)
 {
-    const bool wide = s->bpc > 8;
-    const float (*const weight)[BLOCK] = csf[p];
-    const float (*const mask)[BLOCK] = s->mask[p];
+    const bool wide = s->bpc > 8, wide_dct = s->bpc > NARROW_MAX_BPC;
+    const float *const mask_t = s->mask_t[p], *const weight_t = s->weight_t[p];
     float total = 0;
     int64_t n = 0;
     for (unsigned y = 0; y + BLOCK <= s->h[p]; y += STEP) {
         for (unsigned x = 0; x + BLOCK <= s->w[p]; x += STEP) {
-            BlockPair px;
+            int32_t px[2][BLOCK * BLOCK], dct_t[2][BLOCK * BLOCK];
             load_block(px[0], ref->data[p], ref->stride[p], x, y, wide);
             load_block(px[1], dis->data[p], dis->stride[p], x, y, wide);
             float ratio[2];
             variance_ratios(px, ratio);
-            fdct8x8(px[0]);
-            fdct8x8(px[1]);
-            const float threshold = masking(px, mask, ratio);
-            for (int i = 0; i < BLOCK; i++) {
-                for (int j = 0; j < BLOCK; j++) {
-                    const int64_t d = px[0][i * BLOCK + j] - px[1][i * BLOCK + j];
-                    float err = (float)(d < 0 ? -d : d);
-                    if (i != 0 || j != 0)
-                        err = err < threshold / mask[i][j] ? 0 : err - threshold / mask[i][j];
-                    total += (err * weight[i][j]) * (err * weight[i][j]);
-                    n++;
-                }
+            fdct8x8(dct_t[0], px[0], wide_dct);
+            fdct8x8(dct_t[1], px[1], wide_dct);
+            const float threshold = masking(dct_t, mask_t, ratio);
+            /* each coefficient's term, in the transposed layout: vectorises */
+            float term[BLOCK * BLOCK];
+            const int32_t *c0 = dct_t[0], *c1 = dct_t[1];
+            for (int k = 0; k < BLOCK * BLOCK; k++) {
+                const float err = magnitude(c0[k] - c1[k]);
+                /* Xiph's err < t ? 0 : err - t is max(err - t, 0): err - t < 0
+                 * exactly when err < t, and is +0 when they are equal */
+                const float over = err - threshold / mask_t[k];
+                const float masked = over > 0 ? over : 0;
+                term[k] = (masked * weight_t[k]) * (masked * weight_t[k]);
             }
+            /* the DC term is not masked */
+            const float dc_err = magnitude(c0[0] - c1[0]);
+            term[0] = (dc_err * weight_t[0]) * (dc_err * weight_t[0]);
+            /* summed in Xiph's order, row by row */
+            for (int i = 0; i < BLOCK; i++)
+                for (int j = 0; j < BLOCK; j++) total += term[j * BLOCK + i];
+            n += BLOCK * BLOCK;
         }
     }
     total /= (float)n;
