@@ -18,8 +18,7 @@
  */
 #include "cuda/common.cuh"
 #include "cuda/kernels.h"
-
-#define SIGMA_NSQ (2 << 16)
+#include "feature/vif_pixel.h"
 
 /* Filter taps per scale, from libvmaf src/feature/integer_vif.h (Netflix,
  * BSD+Patent). Scale s has 2 * (8 >> s) + 1 taps. */
@@ -34,57 +33,6 @@ __constant__ uint16_t vif_taps[4][17] = {
 __device__ inline int vmirror(int i, int n)
 {
     return i < 0 ? -i : i >= n ? 2 * (n - 1) - i : i;
-}
-
-__device__ inline int32_t log2_q11_32(const uint16_t *table, uint32_t x)
-{
-    const int k = 16 - __clz(x);
-    return table[x >> k] + 2048 * k;
-}
-
-__device__ inline int32_t log2_q11_64(const uint16_t *table, uint64_t x)
-{
-    const int k = 48 - __clzll(x);
-    return table[x >> k] + 2048 * k;
-}
-
-struct Sums {
-    long long num_log, den_log, num_non_log, den_non_log;
-};
-
-/* vif.c add_pixel, statement for statement. */
-__device__ inline void add_pixel(Sums &s, const uint16_t *table, double gain_limit,
-                                 uint32_t mu1, uint32_t mu2, uint64_t ref_sq_sum,
-                                 uint64_t dis_sq_sum, uint64_t ref_dis_sum)
-{
-    const uint32_t mu1_sq = (uint32_t)(((uint64_t)mu1 * mu1 + 2147483648u) >> 32);
-    const uint32_t mu2_sq = (uint32_t)(((uint64_t)mu2 * mu2 + 2147483648u) >> 32);
-    const uint32_t mu1_mu2 = (uint32_t)(((uint64_t)mu1 * mu2 + 2147483648u) >> 32);
-    const uint32_t xx = (uint32_t)((ref_sq_sum + 32768) >> 16);
-    const uint32_t yy = (uint32_t)((dis_sq_sum + 32768) >> 16);
-    const uint32_t xy = (uint32_t)((ref_dis_sum + 32768) >> 16);
-
-    const int32_t sigma1_sq = (int32_t)(xx - mu1_sq);
-    int32_t sigma2_sq = (int32_t)(yy - mu2_sq);
-    const int32_t sigma12 = (int32_t)(xy - mu1_mu2);
-    if (sigma2_sq < 0) sigma2_sq = 0;
-
-    if (sigma1_sq < SIGMA_NSQ) {
-        s.num_non_log += sigma2_sq;
-        s.den_non_log++;
-        return;
-    }
-    s.den_log += log2_q11_32(table, (uint32_t)(SIGMA_NSQ + sigma1_sq)) - 2048 * 17;
-    if (sigma12 > 0 && sigma2_sq > 0) {
-        const double eps = 65536 * 1.0e-10;
-        double g = sigma12 / (sigma1_sq + eps);
-        int32_t sv_sq = (int32_t)(sigma2_sq - g * sigma12);
-        if (sv_sq < 0) sv_sq = 0;
-        if (!(g < gain_limit)) g = gain_limit;
-        const uint32_t noise = (uint32_t)(sv_sq + SIGMA_NSQ);
-        const long long total = (long long)(g * g * sigma1_sq) + noise;
-        s.num_log += log2_q11_64(table, (uint64_t)total) - log2_q11_64(table, noise);
-    }
 }
 
 /* Block: VQX_BLOCK - 2 * HALF output columns (the vertical pass covers
@@ -132,7 +80,7 @@ vif_scale(VqxCudaVifScale a, VqxCudaVifProbe probe, int probing)
         next_d = dis[o];
     }
 
-    Sums s = { 0, 0, 0, 0 };
+    VifSums s = { 0, 0, 0, 0 };
     int base = 0; /* slot of the window's first row: i % WIN */
     for (int i = 0; i < rows; i++) {
         const int y = y0 + i;
@@ -208,8 +156,8 @@ vif_scale(VqxCudaVifScale a, VqxCudaVifProbe probe, int probing)
                 dis_sq += (uint64_t)tap * c[3 * VQX_BLOCK + t + k];
                 ref_dis += (uint64_t)tap * c[4 * VQX_BLOCK + t + k];
             }
-            Sums px = { 0, 0, 0, 0 };
-            add_pixel(px, a.log2_table, a.gain_limit, mu1, mu2, ref_sq, dis_sq, ref_dis);
+            VifSums px = { 0, 0, 0, 0 };
+            vif_add_pixel(&px, a.log2_table, a.gain_limit, mu1, mu2, ref_sq, dis_sq, ref_dis);
             s.num_log += px.num_log;
             s.den_log += px.den_log;
             s.num_non_log += px.num_non_log;

@@ -38,7 +38,6 @@ const VifFilter vqx_vif_filters[VIF_SCALES] = {
 #define VIF_MIN_SIZE 16
 
 /* Noise variance 2, in the 16.16 fixed point of the variances. */
-#define SIGMA_NSQ (2 << 16)
 
 #define DEFAULT_GAIN_LIMIT 100.0
 
@@ -137,18 +136,6 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 }
 
 /* log2(x) * 2048 from the 16 leading bits of x; x >= 2^16. */
-static inline int32_t log2_q11_32(const uint16_t *table, uint32_t x)
-{
-    const int k = 16 - __builtin_clz(x);
-    return table[x >> k] + 2048 * k;
-}
-
-static inline int32_t log2_q11_64(const uint16_t *table, uint64_t x)
-{
-    const int k = 48 - __builtin_clzll(x);
-    return table[x >> k] + 2048 * k;
-}
-
 /* Mirror `half` entries beyond each end of a row of w entries. */
 static void mirror_ends(uint32_t *row, unsigned w, unsigned half)
 {
@@ -158,45 +145,6 @@ static void mirror_ends(uint32_t *row, unsigned w, unsigned half)
     }
 }
 
-
-/* One pixel's contribution, from the filtered means (16.16 of the 8-bit
- * range, squared below in 64 bits) and the filtered second moments. */
-static inline void add_pixel(VifSums *sums, const uint16_t *log2_table, double gain_limit,
-                             uint32_t mu1, uint32_t mu2, uint64_t ref_sq_sum,
-                             uint64_t dis_sq_sum, uint64_t ref_dis_sum)
-{
-    const uint32_t mu1_sq = (uint32_t)(((uint64_t)mu1 * mu1 + 2147483648u) >> 32);
-    const uint32_t mu2_sq = (uint32_t)(((uint64_t)mu2 * mu2 + 2147483648u) >> 32);
-    const uint32_t mu1_mu2 = (uint32_t)(((uint64_t)mu1 * mu2 + 2147483648u) >> 32);
-    const uint32_t xx = (uint32_t)((ref_sq_sum + 32768) >> 16);
-    const uint32_t yy = (uint32_t)((dis_sq_sum + 32768) >> 16);
-    const uint32_t xy = (uint32_t)((ref_dis_sum + 32768) >> 16);
-
-    const int32_t sigma1_sq = (int32_t)(xx - mu1_sq);
-    int32_t sigma2_sq = (int32_t)(yy - mu2_sq);
-    const int32_t sigma12 = (int32_t)(xy - mu1_mu2);
-    if (sigma2_sq < 0) sigma2_sq = 0;
-
-    if (sigma1_sq < SIGMA_NSQ) {
-        sums->num_non_log += sigma2_sq;
-        sums->den_non_log++;
-        return;
-    }
-    /* log2(1 + sigma1^2 / sigma_n^2) = log2(sigma_n^2 + sigma1^2) - 17 */
-    sums->den_log += log2_q11_32(log2_table, (uint32_t)(SIGMA_NSQ + sigma1_sq)) - 2048 * 17;
-    if (sigma12 > 0 && sigma2_sq > 0) {
-        /* log2((sv^2 + sigma_n^2 + g^2 sigma1^2) / (sv^2 + sigma_n^2)); the
-         * double arithmetic and truncations are libvmaf's. */
-        const double eps = 65536 * 1.0e-10;
-        double g = sigma12 / (sigma1_sq + eps);
-        int32_t sv_sq = (int32_t)(sigma2_sq - g * sigma12);
-        if (sv_sq < 0) sv_sq = 0;
-        if (!(g < gain_limit)) g = gain_limit;
-        const uint32_t noise = (uint32_t)(sv_sq + SIGMA_NSQ);
-        const int64_t total = (int64_t)(g * g * sigma1_sq) + noise;
-        sums->num_log += log2_q11_64(log2_table, (uint64_t)total) - log2_q11_64(log2_table, noise);
-    }
-}
 
 /* One tap of the horizontal statistics pass (first tap sets, others add). */
 static void horizontal_tap(const uint32_t *restrict a, const uint32_t *restrict b,
@@ -252,7 +200,7 @@ void vqx_vif_filter_row(VifState *s, unsigned w, const VifFilter *f)
 void vqx_vif_add_row(const VifState *s, unsigned w, VifSums *sums)
 {
     for (unsigned j = 0; j < w; j++)
-        add_pixel(sums, s->log2_table, s->gain_limit, s->h_mu1[j], s->h_mu2[j],
+        vif_add_pixel(sums, s->log2_table, s->gain_limit, s->h_mu1[j], s->h_mu2[j],
                   s->h_ref_sq[j], s->h_dis_sq[j], s->h_ref_dis[j]);
 }
 

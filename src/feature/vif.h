@@ -17,6 +17,7 @@
 
 #include "bitdepth.h"
 #include "feature/extractor.h"
+#include "feature/vif_pixel.h"
 
 #define VIF_SCALES 4
 /* Half width of the widest filter (scale 0, 17 taps). */
@@ -72,11 +73,6 @@ BF_DECL(void, vqx_vif_columns_means, const VifPlane *p, unsigned row,
         const VifFilter *f, unsigned shift, uint32_t round,
         uint32_t *ref_out, uint32_t *dis_out);
 
-/* Per-scale integer sums of the information ratio's terms. */
-typedef struct VifSums {
-    int64_t num_log, den_log;         /* log2 terms, 2048-scaled */
-    int64_t num_non_log, den_non_log; /* below the noise floor */
-} VifSums;
 
 typedef struct VifState {
     bool debug;
