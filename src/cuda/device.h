@@ -28,8 +28,11 @@
  * Three let a frame's staging copy, upload and chain each take up to a
  * frame period (two would make them share two periods). Frame n runs in
  * block n % VQX_DEVICE_BLOCKS when every frame is launched (a temporal twin
- * is present: only then does a twin's state carry between frames). */
+ * is present: only then does a twin's state carry between frames). A build
+ * may set another count (-Dc_args=-DVQX_DEVICE_BLOCKS=4) to measure it. */
+#ifndef VQX_DEVICE_BLOCKS
 #define VQX_DEVICE_BLOCKS 3
+#endif
 
 enum { VQX_DEVICE_LUMA = 1, VQX_DEVICE_CHROMA = 2 };
 

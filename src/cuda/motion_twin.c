@@ -7,6 +7,10 @@
 #include "cuda/kernels.h"
 #include "feature/motion.h"
 
+/* The ring's size divides the block count and is at least the depth (2
+ * at most), so it is at most the block count. */
+_Static_assert(VQX_DEVICE_BLOCKS >= 2, "motion's ring needs two blocks or more");
+
 typedef struct MotionTwin {
     MotionState cpu; /* first: the options live there */
     /* a ring of earlier lumas: frame n's at slot n % slots */
