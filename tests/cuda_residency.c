@@ -1,8 +1,9 @@
 /*
  * Residency of the CUDA backend: over a run of frames, the counting wrapper
  * of the CUDA calls must see one upload and one read-back per frame, one
- * host wait per frame (on the frame sent two before), one graph launch per
- * frame and no allocation after the first frame; the upload carries only
+ * host wait per frame (on the frame sent VQX_DEVICE_BLOCKS before, once
+ * every block is in use), one graph launch per frame and no allocation
+ * after the first frame; the upload carries only
  * the planes the twins read. The scores must equal the CPU backend's.
  * Exits 77 (meson's skip) without a CUDA device.
  */
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "cuda/counters.h"
+#include "cuda/device.h"
 #include "vqx/vqx.h"
 
 static unsigned n_pass, n_fail;
@@ -71,7 +73,8 @@ static int run(enum VqxBackend backend, int with_chroma, Run *r)
         VqxPicture ref, dis;
         if ((ret = make_picture(&ref, n, 0)) || (ret = make_picture(&dis, n, 1))) return ret;
         if ((ret = vqx_send_pictures(r->ctx, &ref, &dis))) return ret;
-        if (n == 1) vqx_cuda_counters(&r->after_start);
+        /* steady state: every block has a frame in flight */
+        if (n == VQX_DEVICE_BLOCKS - 1) vqx_cuda_counters(&r->after_start);
         if (n == FRAMES - 1) vqx_cuda_counters(&r->before_last);
     }
     ret = vqx_flush(r->ctx);
@@ -82,7 +85,7 @@ static int run(enum VqxBackend backend, int with_chroma, Run *r)
 static void check_residency(const Run *r, size_t frame_bytes, const char *what)
 {
     const VqxCudaCounters *a = &r->after_start, *b = &r->before_last, *c = &r->after_flush;
-    const uint64_t frames = FRAMES - 2; /* sent between the two readings */
+    const uint64_t frames = FRAMES - VQX_DEVICE_BLOCKS; /* sent between the two readings */
     printf("%s: over %u frames: %llu uploads (%llu bytes), %llu read-backs, %llu syncs, "
            "%llu graph launches, %llu allocations\n", what, (unsigned)frames,
            (unsigned long long)(b->uploads - a->uploads),
@@ -99,7 +102,8 @@ static void check_residency(const Run *r, size_t frame_bytes, const char *what)
     CHECK(b->allocations == a->allocations && c->allocations == a->allocations,
           "%s: no allocation per frame", what);
     CHECK(c->uploads == b->uploads && c->readbacks == b->readbacks, "%s: flush moves nothing", what);
-    CHECK(c->syncs - b->syncs == 2, "%s: flush waits for the last two frames", what);
+    CHECK(c->syncs - b->syncs == VQX_DEVICE_BLOCKS, "%s: flush waits for the frames in flight",
+          what);
 }
 
 static void check_equal(const Run *gpu, const Run *cpu, const char *what)

@@ -106,7 +106,8 @@ static int bench_api(unsigned w, unsigned h, unsigned bpc, unsigned frames, int 
     if (cuda) {
         unsigned timed;
         const double ms = vqx_device_gpu_ms(vqx_ctx_device(ctx), &timed);
-        printf(" gpu_ms_per_frame=%.4f gpu_bound_fps=%.1f", ms / timed, timed / ms * 1e3);
+        printf(" gpu_ms_per_frame=%.4f gpu_bound_fps=%.1f blocks=%d", ms / timed, timed / ms * 1e3,
+               VQX_DEVICE_BLOCKS);
     }
     printf("\n");
     vqx_close(&ctx);

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Build, test and benchmark the CUDA backend on a GPU machine, in one go.
 # Run from the source root; ../shared holds the clips; logs go to $OUT.
-#   bench/cuda/device_run.sh [build] [kernels] [residency] [parity] [bench] [cli] [bench-cpu] [ncu]
+#   bench/cuda/device_run.sh [build] [kernels] [residency] [parity] [bench] [blocks] [cli] [bench-cpu] [ncu]
 # A folder DEPS (default ../deps) may hold .deb files of jansson and
 # pkgconf, and a meson wheel, for images that lack them.
+# BLOCKS_VARIANTS (e.g. "2 4"): other counts of frames in flight
+# (VQX_DEVICE_BLOCKS), built in the background after the build stage; the
+# blocks stage checks each (residency, parity on the 48-frame clip) and
+# benchmarks it at 4K, then the default build again.
 set -u
 OUT=${OUT:-/tmp/vqx-out}
 DEPS=${DEPS:-../deps}
@@ -31,6 +35,11 @@ if [[ $stages == *" build "* ]]; then
     "${MESON[@]}" setup build-dev -Dwerror=true > "$OUT/build.log" 2>&1 &&
         ninja -C build-dev >> "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
     log "build ok"
+    for k in ${BLOCKS_VARIANTS:-}; do
+        ("${MESON[@]}" setup build-n$k -Dwerror=true -Dc_args=-DVQX_DEVICE_BLOCKS=$k &&
+            ninja -C build-n$k tools/vqx tests/cuda_residency bench/cuda/cuda_bench) \
+            > /tmp/build-n$k.log 2>&1 &
+    done
 fi
 if [[ $stages == *" kernels "* ]]; then
     log "kernels"
@@ -51,6 +60,7 @@ if [[ $stages == *" parity "* ]]; then
     grep -E "^FAIL|values compared|parity exit|SKIP" "$OUT/parity.log" | head -40
 fi
 B=build-dev/bench/cuda/cuda_bench
+wait # the variants' builds: nothing else may load the host while timing
 if [[ $stages == *" bench "* ]]; then
     log "bench $(date -u +%FT%TZ) $(nproc) cores"
     $B h2d | tee -a "$OUT/bench.log"
@@ -60,6 +70,25 @@ if [[ $stages == *" bench "* ]]; then
             $B api $geo $bpc 2000 cuda 0 | tee -a "$OUT/bench.log"
         done
     done
+fi
+if [[ $stages == *" blocks "* ]]; then
+    for k in ${BLOCKS_VARIANTS:-}; do
+        log "blocks $k"
+        if [[ ! -x build-n$k/bench/cuda/cuda_bench ]]; then
+            tail -30 /tmp/build-n$k.log | tee -a "$OUT/blocks.log"
+            continue
+        fi
+        ./build-n$k/tests/cuda_residency >> "$OUT/blocks.log" 2>&1
+        echo "residency (blocks $k) exit $?" | tee -a "$OUT/blocks.log"
+        PYTHONUNBUFFERED=1 timeout 120 python3 tests/cuda_parity.py --vqx build-n$k/tools/vqx \
+            --shared ../shared --cache /tmp/vqx-clips --tmp /dev/shm --only nf_src01_q \
+            >> "$OUT/blocks.log" 2>&1
+        echo "parity (blocks $k) exit $?" | tee -a "$OUT/blocks.log"
+        for bpc in 8 10; do
+            build-n$k/bench/cuda/cuda_bench api 3840 2160 $bpc 2000 cuda 0 | tee -a "$OUT/bench.log"
+        done
+    done
+    $B api 3840 2160 8 2000 cuda 0 | tee -a "$OUT/bench.log"   # the default again: noise
 fi
 if [[ $stages == *" cli "* ]]; then
     # the CLI end to end from y4m files in the page cache

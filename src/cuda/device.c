@@ -49,8 +49,8 @@ struct VqxDevice {
     char error[ERR_LEN];
     bool failed;
     cudaStream_t compute, upload;
-    cudaEvent_t uploaded[2], done[2];
-    cudaGraphExec_t graph[2];
+    cudaEvent_t uploaded[VQX_DEVICE_BLOCKS], done[VQX_DEVICE_BLOCKS];
+    cudaGraphExec_t graph[VQX_DEVICE_BLOCKS];
     cudaEvent_t forked;         /* the branches start after the result block's zeroing */
 
     Member *members;
@@ -64,7 +64,8 @@ struct VqxDevice {
     size_t plane_off[2][3], row_bytes[3];
     unsigned plane_h[3];
     size_t frame_bytes, result_size;
-    uint8_t *staging[2], *input[2], *result_dev[2], *result_host[2];
+    uint8_t *staging[VQX_DEVICE_BLOCKS], *input[VQX_DEVICE_BLOCKS];
+    uint8_t *result_dev[VQX_DEVICE_BLOCKS], *result_host[VQX_DEVICE_BLOCKS];
 
     void **allocs;
     unsigned n_allocs;
@@ -82,11 +83,11 @@ struct VqxDevice {
 
     /* optional GPU timing of the chain (benchmark) */
     bool profile;
-    cudaEvent_t t_begin[2], t_end[2];
+    cudaEvent_t t_begin[VQX_DEVICE_BLOCKS], t_end[VQX_DEVICE_BLOCKS];
     double gpu_ms;
     unsigned gpu_frames;
 
-    Slot slot[2];
+    Slot slot[VQX_DEVICE_BLOCKS];
     unsigned n_launched;        /* frames launched: picks the block */
     unsigned collected;         /* frames below this are collected */
 };
@@ -218,7 +219,7 @@ int vqx_device_open(VqxDevice **out, char *err, size_t len)
                                  "cudaStreamCreate", err, len);
     if (!ret) ret = vqx_cu_check(cudaStreamCreateWithFlags(&dev->upload, cudaStreamNonBlocking),
                                  "cudaStreamCreate", err, len);
-    for (int s = 0; s < 2 && !ret; s++) {
+    for (int s = 0; s < VQX_DEVICE_BLOCKS && !ret; s++) {
         ret = vqx_cu_check(cudaEventCreateWithFlags(&dev->uploaded[s], cudaEventDisableTiming),
                            "cudaEventCreate", err, len);
         if (!ret) ret = vqx_cu_check(cudaEventCreateWithFlags(&dev->done[s], cudaEventDisableTiming),
@@ -236,7 +237,7 @@ void vqx_device_close(VqxDevice **pdev)
     /* let work in flight end before its memory goes */
     if (dev->compute) cudaStreamSynchronize(dev->compute);
     if (dev->upload) cudaStreamSynchronize(dev->upload);
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < VQX_DEVICE_BLOCKS; s++) {
         if (dev->graph[s]) cudaGraphExecDestroy(dev->graph[s]);
         if (dev->uploaded[s]) cudaEventDestroy(dev->uploaded[s]);
         if (dev->done[s]) cudaEventDestroy(dev->done[s]);
@@ -347,7 +348,7 @@ static int capture(VqxDevice *dev, unsigned s, const VqxFrameFormat *fmt)
         const Member *m = &dev->members[i];
         ret = fail(dev, cudaStreamWaitEvent(m->stream, dev->forked, 0), "cudaStreamWaitEvent");
         if (ret) break;
-        VqxDeviceFrame f = { .stream = m->stream, .parity = s,
+        VqxDeviceFrame f = { .stream = m->stream, .block = s,
                              .result = dev->result_dev[s] + m->result_off };
         for (unsigned p = 0; p < dev->n_planes; p++) {
             f.ref[p] = dev->input[s] + dev->plane_off[0][p];
@@ -395,7 +396,7 @@ int vqx_device_start(VqxDevice *dev, const VqxFrameFormat *fmt)
     dev->result_size = roff ? roff : 8;
 
     int ret = 0;
-    for (unsigned s = 0; s < 2 && !ret; s++) {
+    for (unsigned s = 0; s < VQX_DEVICE_BLOCKS && !ret; s++) {
         void *p;
         if (dev->frame_bytes) {
             ret = fail(dev, vqx_cu_host_alloc(&p, dev->frame_bytes), "cudaHostAlloc (staging)");
@@ -421,8 +422,8 @@ int vqx_device_start(VqxDevice *dev, const VqxFrameFormat *fmt)
         if (!ret) ret = fail(dev, cudaEventCreateWithFlags(&m->joined, cudaEventDisableTiming),
                              "cudaEventCreate");
     }
-    for (unsigned s = 0; s < 2 && !ret; s++) ret = capture(dev, s, fmt);
-    for (unsigned s = 0; s < 2 && !ret && dev->profile; s++) {
+    for (unsigned s = 0; s < VQX_DEVICE_BLOCKS && !ret; s++) ret = capture(dev, s, fmt);
+    for (unsigned s = 0; s < VQX_DEVICE_BLOCKS && !ret && dev->profile; s++) {
         ret = fail(dev, cudaEventCreate(&dev->t_begin[s]), "cudaEventCreate");
         if (!ret) ret = fail(dev, cudaEventCreate(&dev->t_end[s]), "cudaEventCreate");
     }
@@ -468,10 +469,12 @@ int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *di
 {
     if (dev->failed) return -EIO;
     if (!sampled && !dev->any_temporal) {
-        if (!dev->slot[0].busy && !dev->slot[1].busy) dev->collected = index + 1;
+        bool idle = true;
+        for (unsigned s = 0; s < VQX_DEVICE_BLOCKS; s++) idle &= !dev->slot[s].busy;
+        if (idle) dev->collected = index + 1;
         return 0;
     }
-    const unsigned s = dev->n_launched % 2;
+    const unsigned s = dev->n_launched % VQX_DEVICE_BLOCKS;
     int ret = finish(dev, s);
     if (ret) return ret;
 
@@ -503,9 +506,10 @@ int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *di
 int vqx_device_drain(VqxDevice *dev)
 {
     if (dev->failed) return -EIO;
-    const unsigned s = dev->n_launched % 2; /* the older block, if both are busy */
-    int ret = finish(dev, s);
-    if (!ret) ret = finish(dev, 1 - s);
+    int ret = 0;
+    /* oldest first: the block of the next launch holds the oldest frame */
+    for (unsigned i = 0; i < VQX_DEVICE_BLOCKS && !ret; i++)
+        ret = finish(dev, (dev->n_launched + i) % VQX_DEVICE_BLOCKS);
     return ret;
 }
 

@@ -3,15 +3,16 @@
  * the sending thread.
  *
  * Per stream geometry (once): every twin's device_init, then the planes the
- * twins read are laid out in one packed block, and two pinned staging
- * blocks, two device input blocks and two result blocks are allocated; the
- * twins' kernels are captured into one graph per input block.
- * Per frame: the pictures are copied into the free staging block, uploaded
- * with one copy on the upload stream, and the graph of that block is
- * launched on the compute stream behind the upload, followed by one
+ * twins read are laid out in one packed block, and VQX_DEVICE_BLOCKS pinned
+ * staging blocks, device input blocks and result blocks are allocated; the
+ * twins' kernels are captured into one graph per block.
+ * Per frame n: the pictures are copied into staging block n % BLOCKS,
+ * uploaded with one copy on the upload stream, and the graph of that block
+ * is launched on the compute stream behind the upload, followed by one
  * read-back of the result block. The host waits only when it reuses a block
- * two frames later, and then hands the read-back results to the twins'
- * collect, so the upload of frame n + 1 overlaps the compute of frame n.
+ * BLOCKS frames later, and then hands the read-back results to the twins'
+ * collect, so the staging copy and upload of the next frames overlap the
+ * compute of frame n.
  */
 #ifndef VQX_CUDA_DEVICE_H
 #define VQX_CUDA_DEVICE_H
@@ -22,6 +23,16 @@
 #include "feature/extractor.h"
 
 /* ---- for twins, during device_init ---- */
+
+/* Frames in flight: staging, input and result blocks and captured graphs.
+ * Three let a frame's staging copy, upload and chain each take up to a
+ * frame period (two would make them share two periods). Frame n runs in
+ * block n % VQX_DEVICE_BLOCKS when every frame is launched (a temporal twin
+ * is present: only then does a twin's state carry between frames). A build
+ * may set another count (-Dc_args=-DVQX_DEVICE_BLOCKS=4) to measure it. */
+#ifndef VQX_DEVICE_BLOCKS
+#define VQX_DEVICE_BLOCKS 3
+#endif
 
 enum { VQX_DEVICE_LUMA = 1, VQX_DEVICE_CHROMA = 2 };
 
@@ -50,8 +61,8 @@ int vqx_device_add(VqxDevice *dev, const VqxFeatureExtractor *fex, void *state,
 bool vqx_device_has_members(const VqxDevice *dev);
 /* Allocates the blocks and captures the chain. */
 int vqx_device_start(VqxDevice *dev, const VqxFrameFormat *fmt);
-/* Frame `index`: collects the frame sent two before, then uploads and
- * launches this one. `sampled` false: only temporal twins score it. */
+/* Frame `index`: collects the frame sent VQX_DEVICE_BLOCKS before, then
+ * uploads and launches this one. `sampled` false: only temporal twins score it. */
 int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *dis,
                      unsigned index, bool sampled);
 /* Collects every frame in flight. */

@@ -94,7 +94,8 @@ typedef struct VqxDevice VqxDevice;
 
 typedef struct VqxDeviceFrame {
     void *stream;                 /* the stream being captured (cudaStream_t) */
-    unsigned parity;              /* 0 or 1: the chain of even or odd frames */
+    unsigned block;               /* the graph's block: it runs the frames n with
+                                   * n % VQX_DEVICE_BLOCKS == block (cuda/device.h) */
     const void *ref[3], *dis[3];  /* device planes, NULL when not uploaded */
     size_t pitch[3];              /* bytes per row: rows are packed */
     void *result;                 /* the twin's part of the result block, zeroed every frame */
