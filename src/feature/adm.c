@@ -50,11 +50,6 @@ static const int32_t db2_hi[4] = { -4240, -7345, 27411, -15826 };
 static const uint16_t watson_default_q[3] = { 36453, 36453, 49417 };
 
 
-enum {
-    KEY_ADM2, KEY_AIM, KEY_ADM3, KEY_SCALE0,
-    KEY_ADM = KEY_SCALE0 + ADM_SCALES, KEY_NUM, KEY_DEN, KEY_NUM_SCALE0,
-};
-
 const char *const vqx_adm_keys[] = {
     "VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score",
     "VMAF_integer_feature_adm3_score",
@@ -813,18 +808,31 @@ int vqx_adm_emit(const AdmState *s, const float scale_num[ADM_SCALES],
     const double aim = den == 0.0 ? 0.0 : aim_num / den;
     const double adm3 = score * s->dlm_weight + (1 - aim) * (1 - s->dlm_weight);
 
-    int err = vqx_emit(sink, KEY_ADM2, frame, score);
-    err |= vqx_emit(sink, KEY_AIM, frame, aim);
-    err |= vqx_emit(sink, KEY_ADM3, frame, adm3 > s->min_val ? adm3 : s->min_val);
-    for (int k = 0; k < ADM_SCALES; k++)
-        err |= vqx_emit(sink, KEY_SCALE0 + k, frame, (double)scale_num[k] / scale_den[k]);
-    if (!s->debug) return err;
-    err |= vqx_emit(sink, KEY_ADM, frame, score);
-    err |= vqx_emit(sink, KEY_NUM, frame, num);
-    err |= vqx_emit(sink, KEY_DEN, frame, den);
+    double num_d[ADM_SCALES], den_d[ADM_SCALES];
     for (int k = 0; k < ADM_SCALES; k++) {
-        err |= vqx_emit(sink, KEY_NUM_SCALE0 + 2 * k, frame, scale_num[k]);
-        err |= vqx_emit(sink, KEY_NUM_SCALE0 + 2 * k + 1, frame, scale_den[k]);
+        num_d[k] = scale_num[k];
+        den_d[k] = scale_den[k];
+    }
+    return vqx_adm_emit_scores(sink, frame, s->debug, s->min_val, score, aim, adm3, num, den,
+                               num_d, den_d);
+}
+
+int vqx_adm_emit_scores(VqxSink *sink, unsigned frame, bool debug, double min_val,
+                        double score, double aim, double adm3, double num, double den,
+                        const double scale_num[ADM_SCALES], const double scale_den[ADM_SCALES])
+{
+    int err = vqx_emit(sink, ADM_KEY_ADM2, frame, score);
+    err |= vqx_emit(sink, ADM_KEY_AIM, frame, aim);
+    err |= vqx_emit(sink, ADM_KEY_ADM3, frame, adm3 > min_val ? adm3 : min_val);
+    for (int k = 0; k < ADM_SCALES; k++)
+        err |= vqx_emit(sink, ADM_KEY_SCALE0 + k, frame, scale_num[k] / scale_den[k]);
+    if (!debug) return err;
+    err |= vqx_emit(sink, ADM_KEY_ADM, frame, score);
+    err |= vqx_emit(sink, ADM_KEY_NUM, frame, num);
+    err |= vqx_emit(sink, ADM_KEY_DEN, frame, den);
+    for (int k = 0; k < ADM_SCALES; k++) {
+        err |= vqx_emit(sink, ADM_KEY_NUM_SCALE0 + 2 * k, frame, scale_num[k]);
+        err |= vqx_emit(sink, ADM_KEY_NUM_SCALE0 + 2 * k + 1, frame, scale_den[k]);
     }
     return err;
 }

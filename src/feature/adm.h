@@ -6,12 +6,19 @@
 #ifndef VQX_FEATURE_ADM_H
 #define VQX_FEATURE_ADM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "bitdepth.h"
 
 /* Four dyadic DWT levels. */
 #define ADM_SCALES 4
+
+/* The keys of both extractors, in their tables' order. */
+enum {
+    ADM_KEY_ADM2, ADM_KEY_AIM, ADM_KEY_ADM3, ADM_KEY_SCALE0,
+    ADM_KEY_ADM = ADM_KEY_SCALE0 + ADM_SCALES, ADM_KEY_NUM, ADM_KEY_DEN, ADM_KEY_NUM_SCALE0,
+};
 
 /* Band orientations, in libvmaf's theta order. */
 enum { ADM_H, ADM_V, ADM_D, ADM_ORIENTATIONS };
@@ -56,5 +63,12 @@ static inline int vqx_adm_tap_index(int i, int n)
 
 /* Picture row to samples centred on zero: x - 2^(bpc-1), which fits 16 bits. */
 BF_DECL(void, vqx_adm_row_to_int, const void *src, int16_t *dst, int w, unsigned bpc);
+
+/* A frame's scores, in both extractors' key layout: adm2, aim, adm3 (not
+ * below min_val), the per-scale ratios and, with debug, the sums. */
+typedef struct VqxSink VqxSink;
+int vqx_adm_emit_scores(VqxSink *sink, unsigned frame, bool debug, double min_val,
+                        double score, double aim, double adm3, double num, double den,
+                        const double scale_num[ADM_SCALES], const double scale_den[ADM_SCALES]);
 
 #endif

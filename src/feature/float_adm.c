@@ -79,11 +79,6 @@ typedef struct FloatAdmState {
     void *mem;
 } FloatAdmState;
 
-enum {
-    KEY_ADM2, KEY_AIM, KEY_ADM3, KEY_SCALE0,
-    KEY_ADM = KEY_SCALE0 + ADM_SCALES, KEY_NUM, KEY_DEN, KEY_NUM_SCALE0,
-};
-
 static const char *const keys[] = {
     "VMAF_feature_adm2_score", "VMAF_feature_aim_score", "VMAF_feature_adm3_score",
     "VMAF_feature_adm_scale0_score", "VMAF_feature_adm_scale1_score",
@@ -583,20 +578,8 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     const double adm3 = s->adm3_harmonic ? 2 * score * aim / (score + aim)
                       : score * s->dlm_weight + (1 - aim) * (1 - s->dlm_weight);
 
-    int err = vqx_emit(sink, KEY_ADM2, frame, score);
-    err |= vqx_emit(sink, KEY_AIM, frame, aim);
-    err |= vqx_emit(sink, KEY_ADM3, frame, adm3 > s->min_val ? adm3 : s->min_val);
-    for (int k = 0; k < ADM_SCALES; k++)
-        err |= vqx_emit(sink, KEY_SCALE0 + k, frame, scale_num[k] / scale_den[k]);
-    if (!s->debug) return err;
-    err |= vqx_emit(sink, KEY_ADM, frame, score);
-    err |= vqx_emit(sink, KEY_NUM, frame, num);
-    err |= vqx_emit(sink, KEY_DEN, frame, den);
-    for (int k = 0; k < ADM_SCALES; k++) {
-        err |= vqx_emit(sink, KEY_NUM_SCALE0 + 2 * k, frame, scale_num[k]);
-        err |= vqx_emit(sink, KEY_NUM_SCALE0 + 2 * k + 1, frame, scale_den[k]);
-    }
-    return err;
+    return vqx_adm_emit_scores(sink, frame, s->debug, s->min_val, score, aim, adm3, num, den,
+                               scale_num, scale_den);
 }
 
 static void close_float_adm(void *priv)
