@@ -30,6 +30,7 @@
 #include "feature/cambi.h"
 #include "feature/extractor.h"
 #include "feature/luminance.h"
+#include "feature/top_mean.h"
 
 /* Parameters of libvmaf's cambi.c (Netflix, BSD+Patent). */
 #define N_SCALES 5
@@ -574,40 +575,6 @@ static void contrast_values(CambiState *s, unsigned w, unsigned h, unsigned wind
     }
 }
 
-/* Reorders v so that its first k values are the k largest: Hoare
- * partitioning around v[k] as libvmaf's quick_select does, since the order
- * it leaves them in is the order in which the mean is summed. */
-static void select_largest(float *v, int n, int k)
-{
-    if (k == n) return;
-    int lo = 0, hi = n - 1;
-    while (lo < hi) {
-        const float pivot = v[k];
-        int i = lo, j = hi;
-        while (i <= j) {
-            while (v[i] > pivot) i++;
-            while (v[j] < pivot) j--;
-            if (i <= j) {
-                const float t = v[i];
-                v[i++] = v[j];
-                v[j--] = t;
-            }
-        }
-        if (j < k) lo = i;
-        if (k < i) hi = j;
-    }
-}
-
-static double mean_of_top(float *v, int n, double topk)
-{
-    int k = (int)(topk * n);
-    k = k < 1 ? 1 : k > n ? n : k;
-    select_largest(v, n, k);
-    double sum = 0;
-    for (int i = 0; i < k; i++) sum += v[i];
-    return sum / k;
-}
-
 static int write_heatmap(const CambiState *s, unsigned scale, unsigned w, unsigned h,
                          unsigned frame, VqxSink *sink)
 {
@@ -648,7 +615,7 @@ static int score_image(CambiState *s, const CambiGeometry *g, bool heatmaps, uns
             const int err = write_heatmap(s, scale, w, h, frame, sink);
             if (err) return err;
         }
-        sum += mean_of_top(s->contrast, (int)(w * h), s->pool_topk) * scale_weights[scale];
+        sum += vqx_mean_of_top(s->contrast, (int)(w * h), s->pool_topk) * scale_weights[scale];
     }
     *score = sum / (g->window * g->window);
     return 0;
