@@ -40,7 +40,65 @@ OPTIONS = [
     "adm=adm_csf_mode=3:adm_norm_view_dist=5",
     "adm=adm_skip_aim=true:adm_skip_scale0=true:adm_ref_display_height=2160",
 ]
-SETS = {"defaults": (DEFAULTS, ["version=vmaf_v0.6.1"]), "options": (OPTIONS, [])}
+SPEED = ["speed_chroma", "speed_temporal"]
+SPEED_OPTIONS = [
+    "speed_chroma=speed_kernelscale=2:speed_weight_var_mode=3:speed_sigma_nn=0.5"
+    ":speed_nn_floor=0.1:speed_max_val=10",
+    "speed_chroma=speed_prescale=1.5:speed_prescale_method=bilinear:speed_weight_var_mode=1",
+    "speed_chroma=speed_prescale=0.75:speed_prescale_method=bicubic:speed_weight_var_mode=5",
+    "speed_chroma=speed_kernelscale=0.5:speed_prescale=2:speed_prescale_method=lanczos4"
+    ":speed_weight_var_mode=6",
+    "speed_chroma=speed_weight_var_mode=2:speed_kernelscale=1.5",
+    "speed_chroma=speed_weight_var_mode=4:speed_prescale=1.0005",
+    "speed_temporal=speed_use_ref_diff=true:speed_kernelscale=0.5",
+    "speed_temporal=speed_prescale=0.5:speed_prescale_method=nearest:speed_sigma_nn=1.5",
+    "speed_temporal=speed_prescale=1.25:speed_prescale_method=lanczos4:speed_nn_floor=0.5",
+]
+CAMBI = ["cambi", "cambi=full_ref=true"]
+CAMBI_OPTIONS = [
+    "cambi=full_ref=true:cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06"
+    ":cambi_max_val=17",
+    "cambi=max_log_contrast=5:eotf=pq:tvi_threshold=0.05",
+    "cambi=max_log_contrast=0:topk=0.2:window_size=45",
+    "cambi=enc_bitdepth=8:cambi_topk=0.9:window_size=127",
+    "cambi=enc_width=240:enc_height=180:enc_bitdepth=10",
+    "cambi=full_ref=true:src_width=320:src_height=240:topk=1",
+    "cambi=cambi_high_res_speedup=1440:cambi_eotf=pq:topk=0.0001",
+]
+V1_MODELS = ["version=vmaf_v1.0.16_" + m for m in (
+    "3d0h", "3d0h_2160", "5d0h", "1d5h_2160", "hfr_3d0h", "hfr_3d0h_2160", "hfr_5d0h",
+    "hfr_1d5h_2160")]
+SETS = {"defaults": (DEFAULTS, ["version=vmaf_v0.6.1"]), "options": (OPTIONS, []),
+        "speed": (SPEED, []), "speed options": (SPEED_OPTIONS, []),
+        "cambi": (CAMBI, []), "cambi options": (CAMBI_OPTIONS, []),
+        "v1 models": ([], V1_MODELS)}
+
+
+def chroma_size(w, h, fmt):
+    if fmt == "400":
+        return 0, 0
+    return ((w + 1) // 2 if fmt in ("420", "422") else w,
+            (h + 1) // 2 if fmt == "420" else h)
+
+
+def applies(set_name, w, h, fmt):
+    """Whether every feature of the set accepts frames of this size: speed
+    needs planes of 80x80 (160x160 with prescales of 0.5, which the options
+    and some v1 models use), cambi a side of 216; the others run everywhere
+    (the small sets aside)."""
+    cw, ch = chroma_size(w, h, fmt)
+    speed_ok = min(cw, ch) >= 80 and min(w, h) >= 80
+    if set_name == "speed":
+        return speed_ok
+    if set_name == "speed options":
+        return min(cw, ch) >= 160 and min(w, h) >= 160
+    if set_name == "cambi":
+        return max(w, h) >= 216
+    if set_name == "cambi options":
+        return max(w, h) >= 320
+    if set_name == "v1 models":  # some prescale speed_chroma by 0.5
+        return min(cw, ch) >= 160 and max(w, h) >= 216
+    return True
 
 
 def same(a, b):
@@ -129,23 +187,42 @@ def plane_sizes(w, h, fmt):
     return [(w, h), (cw, ch), (cw, ch)]
 
 
+def ramp(pw, ph, bpc, frame, levels):
+    """A horizontal ramp over `levels` code values of the 8-bit scale, moving
+    with the frame: wide flat bands, the worst case of banding."""
+    bps = 1 if bpc == 8 else 2
+    row = b"".join(((64 + (x + 7 * frame) * levels // pw) << (bpc - 8)).to_bytes(bps, "little")
+                   for x in range(pw))
+    return row * ph
+
+
 def write_clip(path, w, h, fmt, bpc, frames, kind):
-    """kind: 'random', 'noisy' (the reference at path.ref, plus noise), or a flat value"""
+    """kind: 'random', 'noisy' (the reference at path.ref, plus noise),
+    'ramp' / 'coarse ramp' (luma; flat chroma), a flat value, or a list of
+    such kinds, one per plane."""
+    bps = 1 if bpc == 8 else 2
+    kinds = kind if isinstance(kind, list) else [kind] * 3
     with open(path, "wb") as f:
-        ref = open(path[:-len(".dis.yuv")] + ".ref.yuv", "rb") if kind == "noisy" else None
-        for _ in range(frames):
-            for pw, ph in plane_sizes(w, h, fmt):
+        ref = open(path[:-len(".dis.yuv")] + ".ref.yuv", "rb") if "noisy" in kinds else None
+        for frame in range(frames):
+            for p, (pw, ph) in enumerate(plane_sizes(w, h, fmt)):
                 n = pw * ph
+                k = kinds[p]
                 if ref:
-                    f.write(noisy(ref.read(n * (1 if bpc == 8 else 2)), bpc))
+                    data = ref.read(n * bps)
+                    f.write(noisy(data, bpc) if k == "noisy" else data)
+                elif k in ("ramp", "coarse ramp"):
+                    f.write(ramp(pw, ph, bpc, frame, 40 if k == "ramp" else 20) if p == 0 else
+                            samples(n, bpc, 128 << (bpc - 8)))
                 else:
-                    f.write(samples(n, bpc, kind))
+                    f.write(samples(n, bpc, k))
         if ref:
             ref.close()
 
 
 GENERATED = [
-    # name, w, h, fmt, bpc, frames, ref kind, dis kind, feature sets (None: both)
+    # name, w, h, fmt, bpc, frames, ref kind, dis kind, feature sets (None: every
+    # set that applies to the size)
     ("random 8-bit", 176, 144, "420", 8, 5, "random", "random", None),
     ("random 10-bit", 176, 144, "420", 10, 5, "random", "random", None),
     ("random 12-bit", 176, 144, "420", 12, 5, "random", "random", None),
@@ -163,7 +240,29 @@ GENERATED = [
     ("smallest for motion 3x3", 3, 3, "420", 8, 4, "random", "random", "small3"),
     ("3840x2160 8-bit", 3840, 2160, "420", 8, 4, "random", "noisy", None),
     ("3840x2160 10-bit", 3840, 2160, "420", 10, 3, "random", "noisy", "defaults"),
+    # sizes for speed (planes of 80x80 or more) and cambi (a side of 216)
+    ("random 8-bit 352x328", 352, 328, "420", 8, 4, "random", "random", None),
+    ("random 10-bit 352x328", 352, 328, "420", 10, 4, "random", "random", None),
+    ("random 12-bit 336x336", 336, 336, "420", 12, 3, "random", "random", None),
+    ("random 16-bit 352x328", 352, 328, "420", 16, 3, "random", "random", None),
+    ("noisy 10-bit 4:2:2 odd 227x181", 227, 181, "422", 10, 4, "random", "noisy", None),
+    ("noisy 12-bit 4:4:4 odd 221x163", 221, 163, "444", 12, 3, "random", "noisy", None),
+    ("noisy 8-bit 4:0:0 240x216", 240, 216, "400", 8, 3, "random", "noisy", None),
+    ("flat equal 8-bit 224x176", 224, 176, "420", 8, 3, 128, 128, None),
+    ("flat 0 vs max 10-bit 224x176", 224, 176, "420", 10, 3, 0, 1023, None),
+    ("one flat chroma in both 8-bit 352x328", 352, 328, "420", 8, 3,
+     ["random", 128, "random"], ["random", 128, "random"], None),
+    ("one flat chroma in ref 10-bit 352x328", 352, 328, "420", 10, 3,
+     ["random", 512, "random"], "random", None),
+    ("smallest for speed 160x160", 160, 160, "420", 8, 4, "random", "noisy", "speed"),
+    ("smallest for cambi 216x1", 216, 1, "420", 8, 3, "random", "noisy", "cambi"),
+    ("smallest for cambi 1x216", 1, 216, "420", 10, 3, "random", "noisy", "cambi"),
+    ("banded ramp 8-bit 3840x2160", 3840, 2160, "420", 8, 3, "ramp", "coarse ramp", "v1"),
+    ("banded ramp 10-bit 1920x1080", 1920, 1080, "420", 10, 3, "ramp", "coarse ramp", "v1"),
+    ("banded ramp 8-bit 1280x720", 1280, 720, "420", 8, 3, "ramp", "coarse ramp", "v1"),
 ]
+# the banded ramps: the features of the v1 models, with every set of cambi
+V1_SETS = ("cambi", "cambi options", "v1 models")
 SMALL = {"small16": (["psnr=enable_mse=true", "motion=debug=true", "vif=debug=true"], []),
          "small3": (["psnr=enable_mse=true", "motion=debug=true",
                      "motion=motion_five_frame_window=true"], [])}
@@ -202,7 +301,8 @@ def main():
             sha = pair["sha256"]
             ref = unpack(args.shared, args.cache, pair["ref"], sha[pair["ref"]])
             dis = unpack(args.shared, args.cache, pair["dis"], sha[pair["dis"]])
-            inputs.append((pair["id"], ["-r", ref, "-d", dis] + raw_args(pair), None))
+            inputs.append((pair["id"], ["-r", ref, "-d", dis] + raw_args(pair), None,
+                           (pair["width"], pair["height"], pair["pixfmt"])))
     else:
         print(f"note: {args.shared} not found: clips not compared")
     for name, w, h, fmt, bpc, frames, rk, dk, sets in GENERATED:
@@ -213,21 +313,25 @@ def main():
         write_clip(base + ".dis.yuv", w, h, fmt, bpc, frames, dk)
         argv = ["-r", base + ".ref.yuv", "-d", base + ".dis.yuv", "-w", str(w), "-h", str(h),
                 "-p", fmt, "-b", str(bpc)]
-        inputs.append((name, argv, sets))
+        inputs.append((name, argv, sets, (w, h, fmt)))
 
     rows, total_n, total_diff, failures = [], 0, 0, 0
-    for name, argv, sets in inputs:
+    for name, argv, sets, geometry in inputs:
         if args.only and args.only not in name:
             continue
         if sets in SMALL:
             runs = {sets: SMALL[sets]}
+        elif sets == "v1":
+            runs = {k: SETS[k] for k in V1_SETS}
         elif sets:
             runs = {sets: SETS[sets]}
         else:
-            runs = dict(SETS)
+            runs = {k: v for k, v in SETS.items() if applies(k, *geometry)}
         variants = [(k, v, []) for k, v in runs.items()]
         if "defaults" in runs and name.startswith("nf_src01_q_"):
             variants.append(("defaults subsample 3", runs["defaults"], ["--subsample", "3"]))
+        if "speed" in runs and name.startswith("nf_parkjoy"):
+            variants.append(("speed subsample 3", runs["speed"], ["--subsample", "3"]))
         for set_name, (features, models), extra in variants:
             out = {}
             for backend in ("cpu", "cuda"):

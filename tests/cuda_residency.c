@@ -5,6 +5,8 @@
  * every block is in use), one graph launch per frame and no allocation
  * after the first frame; the upload carries only
  * the planes the twins read. The scores must equal the CPU backend's.
+ * Three chains: VMAF v0.6.1 (luma only), plus psnr (chroma too), and the
+ * vmaf_v1.0.16_3d0h model (cambi, speed_chroma, adm, motion).
  * Exits 77 (meson's skip) without a CUDA device.
  */
 #include <errno.h>
@@ -25,8 +27,6 @@ static unsigned n_pass, n_fail;
            fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); } \
 } while (0)
 
-#define W 96
-#define H 64
 #define FRAMES 24
 
 static uint32_t rng = 12345;
@@ -37,9 +37,9 @@ static unsigned next_random(void)
     return rng >> 16;
 }
 
-static int make_picture(VqxPicture *pic, unsigned frame, int distorted)
+static int make_picture(VqxPicture *pic, unsigned w, unsigned h, unsigned frame, int distorted)
 {
-    int ret = vqx_picture_alloc(pic, VQX_PIX_420, 10, W, H);
+    int ret = vqx_picture_alloc(pic, VQX_PIX_420, 10, w, h);
     if (ret) return ret;
     for (unsigned p = 0; p < 3; p++)
         for (unsigned y = 0; y < pic->h[p]; y++) {
@@ -57,8 +57,22 @@ typedef struct Run {
     VqxCudaCounters after_start, before_last, after_flush;
 } Run;
 
-/* features: the twins of VMAF; with_chroma adds psnr, which reads chroma */
-static int run(enum VqxBackend backend, int with_chroma, Run *r)
+typedef struct Chain {
+    const char *name;
+    const char *model;
+    const char *feature, *options; /* NULL: the model alone */
+    unsigned w, h;
+    int chroma;                    /* a twin reads the chroma planes */
+} Chain;
+
+static const Chain chains[] = {
+    { "vmaf (luma only)", "version=vmaf_v0.6.1", NULL, NULL, 96, 64, 0 },
+    { "vmaf + psnr (luma and chroma)", "version=vmaf_v0.6.1", "psnr", "enable_mse=true", 96, 64, 1 },
+    /* cambi needs a side of 216, speed_chroma chroma planes of 80x80 */
+    { "vmaf_v1.0.16_3d0h (luma and chroma)", "version=vmaf_v1.0.16_3d0h", NULL, NULL, 320, 240, 1 },
+};
+
+static int run(enum VqxBackend backend, const Chain *c, Run *r)
 {
     VqxSettings s;
     vqx_default_settings(&s);
@@ -66,12 +80,13 @@ static int run(enum VqxBackend backend, int with_chroma, Run *r)
     s.strict_backend = 1;
     int ret = vqx_open(&r->ctx, &s);
     if (ret) return ret;
-    if ((ret = vqx_use_model(r->ctx, "version=vmaf_v0.6.1"))) return ret;
-    if (with_chroma && (ret = vqx_use_feature(r->ctx, "psnr", "enable_mse=true"))) return ret;
+    if ((ret = vqx_use_model(r->ctx, c->model))) return ret;
+    if (c->feature && (ret = vqx_use_feature(r->ctx, c->feature, c->options))) return ret;
     rng = 12345;
     for (unsigned n = 0; n < FRAMES; n++) {
         VqxPicture ref, dis;
-        if ((ret = make_picture(&ref, n, 0)) || (ret = make_picture(&dis, n, 1))) return ret;
+        if ((ret = make_picture(&ref, c->w, c->h, n, 0)) ||
+            (ret = make_picture(&dis, c->w, c->h, n, 1))) return ret;
         if ((ret = vqx_send_pictures(r->ctx, &ref, &dis))) return ret;
         /* steady state: every block has a frame in flight */
         if (n == VQX_DEVICE_BLOCKS - 1) vqx_cuda_counters(&r->after_start);
@@ -125,30 +140,35 @@ static void check_equal(const Run *gpu, const Run *cpu, const char *what)
     CHECK(compared > 0 && differ == 0, "%s: %u of %u values differ", what, differ, compared);
 }
 
+/* Bytes of one frame pair's upload: 10-bit samples, luma alone or with
+ * both chroma planes. */
+static size_t upload_bytes(const Chain *c)
+{
+    const size_t luma = (size_t)c->w * c->h * 2;
+    const size_t chroma = (size_t)((c->w + 1) / 2) * ((c->h + 1) / 2) * 2;
+    return 2 * (luma + (c->chroma ? 2 * chroma : 0));
+}
+
 int main(void)
 {
-    Run gpu = { 0 }, cpu = { 0 };
-    int ret = run(VQX_BACKEND_CUDA, 0, &gpu);
-    if (ret == -ENODEV || ret == -ENOTSUP) {
-        printf("SKIP: no CUDA device (%s)\n", vqx_last_error(gpu.ctx));
+    for (size_t i = 0; i < sizeof(chains) / sizeof(chains[0]); i++) {
+        const Chain *c = &chains[i];
+        Run gpu = { 0 }, cpu = { 0 };
+        const int ret = run(VQX_BACKEND_CUDA, c, &gpu);
+        if (!i && (ret == -ENODEV || ret == -ENOTSUP)) {
+            printf("SKIP: no CUDA device (%s)\n", vqx_last_error(gpu.ctx));
+            vqx_close(&gpu.ctx);
+            return 77;
+        }
+        CHECK(!ret, "%s: cuda run: %s", c->name, vqx_last_error(gpu.ctx));
+        CHECK(!run(VQX_BACKEND_CPU, c, &cpu), "%s: cpu run: %s", c->name, vqx_last_error(cpu.ctx));
+        if (!ret) {
+            check_residency(&gpu, upload_bytes(c), c->name);
+            check_equal(&gpu, &cpu, c->name);
+        }
         vqx_close(&gpu.ctx);
-        return 77;
+        vqx_close(&cpu.ctx);
     }
-    CHECK(!ret, "cuda run: %s", vqx_last_error(gpu.ctx));
-    CHECK(!run(VQX_BACKEND_CPU, 0, &cpu), "cpu run: %s", vqx_last_error(cpu.ctx));
-    check_residency(&gpu, 2 * (size_t)W * H * 2, "vmaf (luma only)");
-    check_equal(&gpu, &cpu, "vmaf");
-    vqx_close(&gpu.ctx);
-    vqx_close(&cpu.ctx);
-
-    CHECK(!run(VQX_BACKEND_CUDA, 1, &gpu), "cuda run: %s", vqx_last_error(gpu.ctx));
-    CHECK(!run(VQX_BACKEND_CPU, 1, &cpu), "cpu run: %s", vqx_last_error(cpu.ctx));
-    const size_t chroma = (size_t)((W + 1) / 2) * ((H + 1) / 2) * 2;
-    check_residency(&gpu, 2 * ((size_t)W * H * 2 + 2 * chroma), "vmaf + psnr (luma and chroma)");
-    check_equal(&gpu, &cpu, "vmaf + psnr");
-    vqx_close(&gpu.ctx);
-    vqx_close(&cpu.ctx);
-
     printf("%u passed, %u failed\n", n_pass, n_fail);
     return n_fail ? 1 : 0;
 }

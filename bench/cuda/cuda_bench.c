@@ -1,8 +1,10 @@
 /*
  * CUDA benchmark of vqx.
- *   cuda_bench api W H BPC FRAMES cpu|cuda THREADS
- *       VMAF (vmaf_v0.6.1) throughput at the API level from frames already in
- *       host memory (pictures the caller owns), after 8 warm-up frames.
+ *   cuda_bench api W H BPC FRAMES cpu|cuda THREADS [WHAT]
+ *       throughput at the API level from frames already in host memory
+ *       (pictures the caller owns), after 8 warm-up frames. WHAT: a model
+ *       (version=NAME or path=FILE; default version=vmaf_v0.6.1) or a
+ *       feature (NAME or NAME=K=V:K=V).
  *   cuda_bench h2d
  *       pinned host-to-device bandwidth (cudaMemcpyAsync, median of 20 copies
  *       of 256 MiB) and single-thread memcpy bandwidth into pinned memory.
@@ -62,8 +64,21 @@ static void fill(VqxPicture *p, unsigned frame, int dis)
         }
 }
 
+static int use(VqxContext *ctx, const char *what)
+{
+    if (!strncmp(what, "version=", 8) || !strncmp(what, "path=", 5))
+        return vqx_use_model(ctx, what);
+    char name[64];
+    const char *eq = strchr(what, '=');
+    const size_t len = eq ? (size_t)(eq - what) : strlen(what);
+    if (len >= sizeof(name)) return -EINVAL;
+    memcpy(name, what, len);
+    name[len] = 0;
+    return vqx_use_feature(ctx, name, eq ? eq + 1 : NULL);
+}
+
 static int bench_api(unsigned w, unsigned h, unsigned bpc, unsigned frames, int cuda,
-                     unsigned threads)
+                     unsigned threads, const char *what)
 {
     VqxPicture ref[SETS], dis[SETS];
     for (unsigned i = 0; i < SETS; i++) {
@@ -78,7 +93,7 @@ static int bench_api(unsigned w, unsigned h, unsigned bpc, unsigned frames, int 
     s.strict_backend = 1;
     s.n_threads = threads;
     VqxContext *ctx = NULL;
-    if (vqx_open(&ctx, &s) || vqx_use_model(ctx, "version=vmaf_v0.6.1")) {
+    if (vqx_open(&ctx, &s) || use(ctx, what)) {
         fprintf(stderr, "cuda_bench: %s\n", vqx_last_error(ctx));
         return 1;
     }
@@ -99,10 +114,12 @@ static int bench_api(unsigned w, unsigned h, unsigned bpc, unsigned frames, int 
         return 1;
     }
     const double t = now() - t0;
-    double vmaf = 0;
-    vqx_score_pooled(ctx, "vmaf", VQX_POOL_MEAN, 0, frames + WARMUP - 1, &vmaf);
-    printf("api: %ux%u %u-bit backend=%s threads=%u frames=%u seconds=%.4f fps=%.1f vmaf_mean=%.6f",
-           w, h, bpc, cuda ? "cuda" : "cpu", threads, frames, t, frames / t, vmaf);
+    printf("api: %s %ux%u %u-bit backend=%s threads=%u frames=%u seconds=%.4f fps=%.1f "
+           "ms_per_frame=%.3f", what, w, h, bpc, cuda ? "cuda" : "cpu", threads, frames, t,
+           frames / t, t / frames * 1e3);
+    double vmaf;
+    if (!vqx_score_pooled(ctx, "vmaf", VQX_POOL_MEAN, 0, frames + WARMUP - 1, &vmaf))
+        printf(" vmaf_mean=%.6f", vmaf);
     if (cuda) {
         unsigned timed;
         const double ms = vqx_device_gpu_ms(vqx_ctx_device(ctx), &timed);
@@ -243,15 +260,16 @@ static int write_y4m(const char *path, unsigned w, unsigned h, unsigned bpc, uns
 
 int main(int argc, char **argv)
 {
-    if (argc == 8 && !strcmp(argv[1], "api"))
+    if ((argc == 8 || argc == 9) && !strcmp(argv[1], "api"))
         return bench_api((unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]),
-                         (unsigned)atoi(argv[5]), !strcmp(argv[6], "cuda"), (unsigned)atoi(argv[7]));
+                         (unsigned)atoi(argv[5]), !strcmp(argv[6], "cuda"), (unsigned)atoi(argv[7]),
+                         argc == 9 ? argv[8] : "version=vmaf_v0.6.1");
     if (argc == 2 && !strcmp(argv[1], "h2d")) return bench_h2d();
     if (argc == 3 && !strcmp(argv[1], "copy")) return bench_copy((size_t)strtoull(argv[2], NULL, 10));
     if (argc == 8 && !strcmp(argv[1], "y4m"))
         return write_y4m(argv[2], (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]),
                          (unsigned)atoi(argv[5]), (unsigned)atoi(argv[6]), !strcmp(argv[7], "dis"));
-    fprintf(stderr, "usage: %s api W H BPC FRAMES cpu|cuda THREADS | h2d | copy BYTES | "
+    fprintf(stderr, "usage: %s api W H BPC FRAMES cpu|cuda THREADS [WHAT] | h2d | copy BYTES | "
             "y4m PATH W H BPC FRAMES ref|dis\n",
             argv[0]);
     return 2;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark the CUDA backend on a GPU machine, in one go.
 # Run from the source root; ../shared holds the clips; logs go to $OUT.
-#   bench/cuda/device_run.sh [build] [kernels] [residency] [parity] [bench] [blocks] [cli] [bench-cpu] [ncu]
+#   bench/cuda/device_run.sh [build] [kernels] [residency] [parity] [bench] [bench-v1] [blocks] [cli] [bench-cpu] [ncu]
 # A folder DEPS (default ../deps) may hold .deb files of jansson and
 # pkgconf, and a meson wheel, for images that lack them.
 # BLOCKS_VARIANTS (e.g. "2 4"): other counts of frames in flight
@@ -43,9 +43,12 @@ if [[ $stages == *" build "* ]]; then
 fi
 if [[ $stages == *" kernels "* ]]; then
     log "kernels"
-    ./build-dev/tests/cuda_kernels > "$OUT/kernels.log" 2>&1
-    echo "kernels exit $?" >> "$OUT/kernels.log"
-    grep -E "^FAIL|passed|exit|SKIP" "$OUT/kernels.log" | head -20
+    for t in cuda_kernels cuda_speed_kernels cuda_cambi_kernels cuda_top_mean; do
+        [[ -x build-dev/tests/$t ]] || continue
+        timeout ${KERNELS_TIMEOUT:-300} ./build-dev/tests/$t > "$OUT/$t.log" 2>&1
+        echo "$t exit $?" >> "$OUT/$t.log"
+        grep -E "^FAIL|passed|exit|SKIP" "$OUT/$t.log" | head -12
+    done
 fi
 if [[ $stages == *" residency "* ]]; then
     log "residency"
@@ -68,6 +71,19 @@ if [[ $stages == *" bench "* ]]; then
     for geo in "1920 1080" "3840 2160"; do
         for bpc in 8 10; do
             $B api $geo $bpc 2000 cuda 0 | tee -a "$OUT/bench.log"
+        done
+    done
+fi
+if [[ $stages == *" bench-v1 "* ]]; then
+    # the features of vmaf_v1.0.16 and its model, on the GPU and on the CPU
+    # (one thread and every core); frames per size: cuda, cpu
+    log "bench-v1 $(date -u +%FT%TZ) $(nproc) cores"
+    for what in speed_chroma speed_temporal cambi version=vmaf_v1.0.16_3d0h; do
+        for geo in "576 324 1000 24" "1920 1080 500 8" "3840 2160 300 4"; do
+            set -- $geo
+            $B api $1 $2 8 $3 cuda 0 $what | tee -a "$OUT/bench.log"
+            $B api $1 $2 8 $4 cpu 1 $what | tee -a "$OUT/bench.log"
+            $B api $1 $2 8 $((4 * $4)) cpu "$(nproc)" $what | tee -a "$OUT/bench.log"
         done
     done
 fi
