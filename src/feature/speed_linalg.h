@@ -11,7 +11,8 @@
  *                 sum in the CPU's order
  *   variance      one block's variance estimate from the solution.
  * Float throughout, with the double steps (square roots, halvings,
- * threshold products) where libvmaf takes them.
+ * threshold products) where libvmaf takes them. sqrt gets an explicit
+ * double: C++ (nvcc) would otherwise pick its float overload.
  */
 #ifndef VQX_FEATURE_SPEED_LINALG_H
 #define VQX_FEATURE_SPEED_LINALG_H
@@ -37,7 +38,7 @@
 
 VQX_HOSTDEV static inline float speed_sqrt_via_double(float x)
 {
-    return (float)sqrt(x);
+    return (float)sqrt((double)x);
 }
 
 VQX_HOSTDEV static inline float speed_hypot(float a, float b)
@@ -143,12 +144,12 @@ VQX_HOSTDEV static inline void speed_givens(float a, float b, float *c, float *s
         *s = 0;
     } else if (fabsf(b) > fabsf(a)) {
         const float t = -a / b;
-        const float s1 = 1.0 / sqrt(1 + t * t);
+        const float s1 = 1.0 / sqrt((double)(1 + t * t));
         *s = s1;
         *c = s1 * t;
     } else {
         const float t = -b / a;
-        const float c1 = 1.0 / sqrt(1 + t * t);
+        const float c1 = 1.0 / sqrt((double)(1 + t * t));
         *c = c1;
         *s = c1 * t;
     }
