@@ -11,7 +11,8 @@
  * with noise; at 8, 10, 12 and 16 bits, on odd sizes, the smallest frame,
  * prescaled frames and several kernel scales. Each stage reads the CPU's
  * output of the stage before it, so a difference points at one kernel.
- * `--small`: the small sizes only (for a CPU emulation of the kernels).
+ * `--small`: the small sizes only (for a CPU emulation of the kernels);
+ * `--time`: also the device time of each stage on each job.
  * Exits 77 (meson's skip) without a CUDA device.
  */
 #include <stdint.h>
@@ -88,7 +89,9 @@ static void upload(void *dev, const void *host, size_t bytes)
     CU(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice));
 }
 
-/* Counts the floats whose bits differ; reports the first. */
+/* Counts the floats whose bits differ, any NaN equal to any NaN (the
+ * QR of a singular matrix divides by zero: IEEE leaves a NaN's sign and
+ * payload to the machine); reports the first. */
 static unsigned differ(const void *dev, const float *cpu, size_t n, const char *what,
                        const char *where, unsigned plane)
 {
@@ -98,9 +101,9 @@ static unsigned differ(const void *dev, const float *cpu, size_t n, const char *
     for (size_t i = 0; i < n; i++) {
         uint32_t c;
         memcpy(&c, &cpu[i], 4);
-        if (gpu[i] != c && !bad++) {
-            float g;
-            memcpy(&g, &gpu[i], 4);
+        float g;
+        memcpy(&g, &gpu[i], 4);
+        if (gpu[i] != c && !(g != g && cpu[i] != cpu[i]) && !bad++) {
             printf("  %s plane %u (%s) %s [%zu]: cuda %.9g cpu %.9g\n", where, plane,
                    content_name[plane], what, i, g, cpu[i]);
         }
@@ -187,6 +190,44 @@ static unsigned differ_records(const VqxCudaSpeedJob *job, const CpuPlane *cpu, 
     }
     free(host);
     return bad;
+}
+
+static bool time_stages;
+
+/* Milliseconds per run of each stage (median of 15), on the job's buffers. */
+static void time_chain(const VqxCudaSpeedJob *job, const char *where)
+{
+    static int (*const stage[])(const VqxCudaSpeedJob *, void *) = {
+        vqx_cuda_speed_load, vqx_cuda_speed_prescale, vqx_cuda_speed_decimate,
+        vqx_cuda_speed_demean, vqx_cuda_speed_covariance, vqx_cuda_speed_factorise,
+        vqx_cuda_speed_solve, vqx_cuda_speed_chain };
+    static const char *const name[] = { "load", "prescale", "decimate", "demean", "covariance",
+                                        "factorise", "solve", "chain" };
+    cudaEvent_t t0, t1;
+    CU(cudaEventCreate(&t0));
+    CU(cudaEventCreate(&t1));
+    printf("%s: ms per run:", where);
+    for (size_t i = 0; i < sizeof(stage) / sizeof(stage[0]); i++) {
+        if (stage[i] == vqx_cuda_speed_prescale && !job->geo.rescale) continue;
+        float ms[15];
+        for (int r = 0; r < 15; r++) {
+            CU(cudaEventRecord(t0, NULL));
+            CU((cudaError_t)stage[i](job, NULL));
+            CU(cudaEventRecord(t1, NULL));
+            CU(cudaEventSynchronize(t1));
+            CU(cudaEventElapsedTime(&ms[r], t0, t1));
+        }
+        for (int a = 0; a < 15; a++) /* insertion sort for the median */
+            for (int b = a; b > 0 && ms[b] < ms[b - 1]; b--) {
+                const float t = ms[b];
+                ms[b] = ms[b - 1];
+                ms[b - 1] = t;
+            }
+        printf(" %s %.4f", name[i], ms[7]);
+    }
+    printf("\n");
+    CU(cudaEventDestroy(t0));
+    CU(cudaEventDestroy(t1));
 }
 
 typedef struct Case {
@@ -360,6 +401,8 @@ static void check_case(const Case *cs, unsigned bpc)
     bad = differ_records(&job, cpu, "chain", where);
     CHECK(!bad, "%s chain: %u differences", where, bad);
 
+    if (time_stages) time_chain(&job, where);
+
     unsigned singular = 0;
     for (unsigned p = 0; p < PLANES; p++) singular |= (unsigned)cpu[p].singular << p;
     printf("%s: checked (singular planes mask %x)\n", where, singular);
@@ -386,6 +429,7 @@ int main(int argc, char **argv)
         return 77;
     }
     const bool small = argc > 1 && !strcmp(argv[1], "--small");
+    time_stages = argc > 1 && !strcmp(argv[1], "--time");
     static const Case small_cases[] = {
         { 80, 80, 1.0, 1.0, VQX_RESAMPLE_NEAREST },      /* the smallest frame */
         { 97, 83, 1.0, 1.0, VQX_RESAMPLE_NEAREST },      /* odd */

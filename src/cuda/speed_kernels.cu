@@ -39,20 +39,37 @@ struct Sources {
     size_t pitch[VQX_CUDA_SPEED_PLANES];
 };
 
+/* Entry p of a kernel argument's array, with constant indices: a dynamic
+ * index would copy the whole argument to local memory. */
+template <typename T>
+__device__ inline T entry(const T (&a)[VQX_CUDA_SPEED_PLANES], unsigned p)
+{
+    return p == 0 ? a[0] : p == 1 ? a[1] : p == 2 ? a[2] : a[3];
+}
+
+/* Samples per thread of the load: fewer, larger blocks. */
+#define LOAD_SAMPLES 4
+
 template <typename P>
 __global__ void __launch_bounds__(VQX_BLOCK)
 load_planes(Sources src, Dims d, float inv_scale, float offset, float *image)
 {
-    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, p = blockIdx.z;
-    if (x >= d.geo.in_w) return;
-    const size_t at = (size_t)y * src.pitch[p] + x;
-    const float a = (float)((const P *)src.minuend[p])[at] * inv_scale + offset;
-    float v = a;
-    if (src.subtrahend[p]) {
-        const float b = (float)((const P *)src.subtrahend[p])[at] * inv_scale + offset;
-        v = a - b;
+    const unsigned y = blockIdx.y, p = blockIdx.z;
+    const P *minuend = (const P *)entry(src.minuend, p) + (size_t)y * entry(src.pitch, p);
+    const P *subtrahend = (const P *)entry(src.subtrahend, p);
+    if (subtrahend) subtrahend += (size_t)y * entry(src.pitch, p);
+    float *out = image + ((size_t)p * d.geo.in_h + y) * d.image_pitch;
+    for (int k = 0; k < LOAD_SAMPLES; k++) {
+        const unsigned x = (blockIdx.x * LOAD_SAMPLES + k) * blockDim.x + threadIdx.x;
+        if (x >= d.geo.in_w) return;
+        const float a = (float)minuend[x] * inv_scale + offset;
+        float v = a;
+        if (subtrahend) {
+            const float b = (float)subtrahend[x] * inv_scale + offset;
+            v = a - b;
+        }
+        out[x] = v;
     }
-    image[((size_t)p * d.geo.in_h + y) * d.image_pitch + x] = v;
 }
 
 /* ---- prescale: resample.c's arithmetic per output sample ---- */
@@ -172,6 +189,10 @@ demean_planes(VqxCudaSpeedFilters f, Dims d, const float *dec, float *demeaned)
 
 /* ---- covariance ---- */
 
+/* Terms loaded ahead of a sequential sum: their loads and products do not
+ * wait on the sum, which adds them in order. */
+#define COV_BATCH 8
+
 /* Block per plane: threads 0..24 sum each offset's window in raster order
  * (float), then thread k < 325 sums the k-th pair (x, y <= x, in the CPU's
  * packed order) in raster order (double). */
@@ -185,9 +206,19 @@ covariance_planes(Dims d, const float *demeaned, float *cov_out)
     if (t < N) {
         const float *base = dec + (t / SPEED_BLOCK) * w + t % SPEED_BLOCK;
         float sum = 0;
-        for (unsigned i = 0; i < ch; i++)
-            for (unsigned j = 0; j < cw; j++)
-                sum += base[i * w + j];
+        for (unsigned i = 0; i < ch; i++) {
+            const float *row = base + i * w;
+            unsigned j = 0;
+            for (; j + COV_BATCH <= cw; j += COV_BATCH) {
+                float v[COV_BATCH];
+#pragma unroll
+                for (int k = 0; k < COV_BATCH; k++) v[k] = row[j + k];
+#pragma unroll
+                for (int k = 0; k < COV_BATCH; k++) sum += v[k];
+            }
+            for (; j < cw; j++)
+                sum += row[j];
+        }
         mean[t] = sum / n;
     }
     __syncthreads();
@@ -199,9 +230,20 @@ covariance_planes(Dims d, const float *demeaned, float *cov_out)
     const float *by = dec + (y / SPEED_BLOCK) * w + y % SPEED_BLOCK;
     const double mx = mean[x], my = mean[y];
     double acc = 0;
-    for (unsigned i = 0; i < ch; i++)
-        for (unsigned j = 0; j < cw; j++)
-            acc += ((double)bx[i * w + j] - mx) * ((double)by[i * w + j] - my);
+    for (unsigned i = 0; i < ch; i++) {
+        const float *rx = bx + i * w, *ry = by + i * w;
+        unsigned j = 0;
+        for (; j + COV_BATCH <= cw; j += COV_BATCH) {
+            double term[COV_BATCH];
+#pragma unroll
+            for (int k = 0; k < COV_BATCH; k++)
+                term[k] = ((double)rx[j + k] - mx) * ((double)ry[j + k] - my);
+#pragma unroll
+            for (int k = 0; k < COV_BATCH; k++) acc += term[k];
+        }
+        for (; j < cw; j++)
+            acc += ((double)rx[j] - mx) * ((double)ry[j] - my);
+    }
     const float v = acc / (double)n;
     cov_out[p * N * N + x * N + y] = v;
     cov_out[p * N * N + y * N + x] = v;
@@ -312,7 +354,8 @@ extern "C" int vqx_cuda_speed_load(const VqxCudaSpeedJob *j, void *stream)
         src.subtrahend[p] = j->subtrahend[p];
         src.pitch[p] = j->pitch[p];
     }
-    const dim3 grid((j->geo.in_w + VQX_BLOCK - 1) / VQX_BLOCK, j->geo.in_h, j->planes);
+    const unsigned per_block = VQX_BLOCK * LOAD_SAMPLES;
+    const dim3 grid((j->geo.in_w + per_block - 1) / per_block, j->geo.in_h, j->planes);
     cudaStream_t s = (cudaStream_t)stream;
     if (j->bpc == 8)
         load_planes<uint8_t><<<grid, VQX_BLOCK, 0, s>>>(src, dims_of(j), j->inv_scale, j->offset,
