@@ -193,14 +193,21 @@ demean_planes(VqxCudaSpeedFilters f, Dims d, const float *dec, float *demeaned)
  * wait on the sum, which adds them in order. */
 #define COV_BATCH 8
 
-/* Block per plane: threads 0..24 sum each offset's window in raster order
- * (float), then thread k < 325 sums the k-th pair (x, y <= x, in the CPU's
- * packed order) in raster order (double). */
-__global__ void __launch_bounds__(352)
+/* Pairs per block of the covariance: one warp, so that the pairs spread
+ * over the multiprocessors (one would be bound by its double-precision
+ * conversions). */
+#define COV_PAIRS 32
+#define COV_BLOCKS ((N * (N + 1) / 2 + COV_PAIRS - 1) / COV_PAIRS)
+
+/* Blocks (blockIdx.x) of COV_PAIRS pairs of plane blockIdx.y: threads
+ * 0..24 sum each offset's window in raster order (float; every block
+ * makes the same means), then thread t sums pair k = block * COV_PAIRS + t
+ * (x, y <= x, in the CPU's packed order) in raster order (double). */
+__global__ void __launch_bounds__(COV_PAIRS)
 covariance_planes(Dims d, const float *demeaned, float *cov_out)
 {
     __shared__ float mean[N];
-    const int w = (int)d.geo.dec_w, p = blockIdx.x, t = threadIdx.x;
+    const int w = (int)d.geo.dec_w, p = blockIdx.y, t = threadIdx.x;
     const float *dec = demeaned + (size_t)p * w * d.geo.dec_h;
     const unsigned cw = d.geo.cov_w, ch = d.geo.cov_h, n = cw * ch;
     if (t < N) {
@@ -212,9 +219,9 @@ covariance_planes(Dims d, const float *demeaned, float *cov_out)
             for (; j + COV_BATCH <= cw; j += COV_BATCH) {
                 float v[COV_BATCH];
 #pragma unroll
-                for (int k = 0; k < COV_BATCH; k++) v[k] = row[j + k];
+                for (int b = 0; b < COV_BATCH; b++) v[b] = row[j + b];
 #pragma unroll
-                for (int k = 0; k < COV_BATCH; k++) sum += v[k];
+                for (int b = 0; b < COV_BATCH; b++) sum += v[b];
             }
             for (; j < cw; j++)
                 sum += row[j];
@@ -222,10 +229,11 @@ covariance_planes(Dims d, const float *demeaned, float *cov_out)
         mean[t] = sum / n;
     }
     __syncthreads();
-    if (t >= N * (N + 1) / 2) return;
+    const int k = blockIdx.x * COV_PAIRS + t;
+    if (k >= N * (N + 1) / 2) return;
     int x = 0;
-    while ((x + 1) * (x + 2) / 2 <= t) x++;
-    const int y = t - x * (x + 1) / 2;
+    while ((x + 1) * (x + 2) / 2 <= k) x++;
+    const int y = k - x * (x + 1) / 2;
     const float *bx = dec + (x / SPEED_BLOCK) * w + x % SPEED_BLOCK;
     const float *by = dec + (y / SPEED_BLOCK) * w + y % SPEED_BLOCK;
     const double mx = mean[x], my = mean[y];
@@ -236,10 +244,10 @@ covariance_planes(Dims d, const float *demeaned, float *cov_out)
         for (; j + COV_BATCH <= cw; j += COV_BATCH) {
             double term[COV_BATCH];
 #pragma unroll
-            for (int k = 0; k < COV_BATCH; k++)
-                term[k] = ((double)rx[j + k] - mx) * ((double)ry[j + k] - my);
+            for (int b = 0; b < COV_BATCH; b++)
+                term[b] = ((double)rx[j + b] - mx) * ((double)ry[j + b] - my);
 #pragma unroll
-            for (int k = 0; k < COV_BATCH; k++) acc += term[k];
+            for (int b = 0; b < COV_BATCH; b++) acc += term[b];
         }
         for (; j < cw; j++)
             acc += ((double)rx[j] - mx) * ((double)ry[j] - my);
@@ -400,8 +408,8 @@ extern "C" int vqx_cuda_speed_demean(const VqxCudaSpeedJob *j, void *stream)
 
 extern "C" int vqx_cuda_speed_covariance(const VqxCudaSpeedJob *j, void *stream)
 {
-    covariance_planes<<<j->planes, 352, 0, (cudaStream_t)stream>>>(dims_of(j), j->demeaned,
-                                                                  j->cov);
+    covariance_planes<<<dim3(COV_BLOCKS, j->planes), COV_PAIRS, 0, (cudaStream_t)stream>>>(
+        dims_of(j), j->demeaned, j->cov);
     return launch_status();
 }
 
