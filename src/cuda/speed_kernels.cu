@@ -267,7 +267,43 @@ __device__ inline void product(const float *a, const float *b, float *out)
     __syncthreads();
 }
 
-/* blockIdx.x 0: the eigenvalues, in one thread; 1: the QR of
+/* speed_tridiagonalise by the first warp: each step's scalars and sums in
+ * lane 0, its rows and elements over the lanes (rows < 32). */
+__device__ void tridiagonalise_warp(float *a, float *d, float *sd, float *v, float *x)
+{
+    __shared__ float tau, scale, beta, alpha;
+    __shared__ bool scaled;
+    const int l = threadIdx.x;
+    for (int i = 0; i < N - 2; i++) {
+        const int lo = i + 1, r = lo + l;
+        __syncwarp(); /* every lane has read the last step's scalars */
+        if (l == 0) tau = speed_reflector_scalars(a, i, lo, &scaled, &scale, &beta);
+        __syncwarp();
+        if (scaled && r < N) a[r * N + i] = speed_reflector_scaled(a, i, lo, r, scale, beta);
+        __syncwarp();
+        if (tau == 0.0f) continue;
+        if (r < N) v[r] = r == lo ? 1.0f : a[r * N + i];
+        __syncwarp();
+        if (r < N) x[r] = speed_reflector_image(a, v, tau, lo, r);
+        __syncwarp();
+        if (l == 0) alpha = speed_reflector_shift(x, v, tau, lo);
+        __syncwarp();
+        if (r < N) x[r] += alpha * v[r];
+        __syncwarp();
+        const int m = N - lo;
+        for (int e = l; e < m * m; e += 32) {
+            const int row = lo + e / m, col = lo + e % m;
+            a[row * N + col] = speed_reflector_update(a, x, v, row, col);
+        }
+        __syncwarp();
+    }
+    if (l < N) d[l] = a[l * N + l];
+    if (l < N - 1) sd[l] = a[(l + 1) * N + l];
+    __syncwarp();
+}
+
+/* blockIdx.x 0: the eigenvalues, the tridiagonalisation by its first warp,
+ * the QR iteration in one thread; 1: the QR of
  * vqx_speed_householder_qr, one thread per element. blockIdx.y: plane. */
 __global__ void __launch_bounds__(FACTOR_THREADS)
 factorise_planes(const float *cov_in, float *eig_out, float *q_out, float *r_out)
@@ -278,10 +314,15 @@ factorise_planes(const float *cov_in, float *eig_out, float *q_out, float *r_out
     if (t < N * N) cov[t] = cov_in[p * N * N + t];
     __syncthreads();
     if (blockIdx.x == 0) {
+        if (t >= 32) return;
+        float *a = eigen_scratch, *d = a + N * N, *sd = d + N, *rv = sd + N, *rx = rv + N;
+        for (int k = t; k < N * N; k += 32) a[k] = cov[k];
+        __syncwarp();
+        tridiagonalise_warp(a, d, sd, rv, rx);
         if (t == 0) {
-            speed_eigenvalues_of(cov, v, eigen_scratch);
+            speed_tridiagonal_eigenvalues(d, sd);
             for (int i = 0; i < N; i++)
-                eig_out[p * N + i] = v[i];
+                eig_out[p * N + i] = d[i];
         }
         return;
     }

@@ -51,15 +51,21 @@ VQX_HOSTDEV static inline float speed_sign(float x)
     return x >= 0 ? 1.0f : -1.0f;
 }
 
-/* ---- tridiagonalisation ---- */
+/* ---- tridiagonalisation ----
+ * Step i reduces column i below row lo = i + 1 with a Householder
+ * reflector. Its parts are functions of one row or one element, so that
+ * the device can run a step's rows and elements in parallel; every sum
+ * stays in one thread, in order. */
 
-/* Reflector that zeroes a[row0+1.., col] below a[row0][col]. Stores the
- * reflector vector scaled so its first entry is 1 in the column (first entry
- * replaced by the new diagonal value beta) and returns tau, or 0 when the
- * column is already reduced. */
-VQX_HOSTDEV static inline float speed_column_reflector(float *a, int col, int row0)
+/* The reflector of column `col` below row `row0`: returns tau (0: the
+ * column is already reduced); *scaled: the column is to be divided by
+ * *scale, its first entry replaced by the new diagonal value *beta (so
+ * that the reflector vector has a first entry of 1). One thread. */
+VQX_HOSTDEV static inline float speed_reflector_scalars(const float *a, int col, int row0,
+                                                       bool *scaled, float *scale, float *beta)
 {
     const int n = SPEED_DIM;
+    *scaled = false;
     if (row0 == n - 1) return 0.0f;
     float tail = 0;
     for (int r = row0 + 1; r < n; r++)
@@ -68,15 +74,46 @@ VQX_HOSTDEV static inline float speed_column_reflector(float *a, int col, int ro
     if (tail_norm == 0.0f) return 0.0f;
 
     const float alpha = a[row0 * n + col];
-    const float beta = -speed_sign(alpha) * speed_hypot(alpha, tail_norm);
-    const float tau = (beta - alpha) / beta;
-    const float scale = alpha - beta;
-    if (scale != 0.0f) {
-        for (int r = row0; r < n; r++)
-            a[r * n + col] /= scale;
-        a[row0 * n + col] = beta;
-    }
+    *beta = -speed_sign(alpha) * speed_hypot(alpha, tail_norm);
+    const float tau = (*beta - alpha) / *beta;
+    *scale = alpha - *beta;
+    *scaled = *scale != 0.0f;
     return tau;
+}
+
+/* Row r >= row0 of the scaled column. */
+VQX_HOSTDEV static inline float speed_reflector_scaled(const float *a, int col, int row0, int r,
+                                                      float scale, float beta)
+{
+    return r == row0 ? beta : a[r * SPEED_DIM + col] / scale;
+}
+
+/* Row r >= lo of x = tau A v (A's trailing block), summed over c in order. */
+VQX_HOSTDEV static inline float speed_reflector_image(const float *a, const float *v, float tau,
+                                                     int lo, int r)
+{
+    float x = 0.0f;
+    for (int c = lo; c < SPEED_DIM; c++)
+        x += tau * a[r * SPEED_DIM + c] * v[c];
+    return x;
+}
+
+/* The correction -tau (x . v) / 2 that makes x symmetric-update ready. One
+ * thread. */
+VQX_HOSTDEV static inline float speed_reflector_shift(const float *x, const float *v, float tau,
+                                                     int lo)
+{
+    float xv = 0;
+    for (int r = lo; r < SPEED_DIM; r++)
+        xv += x[r] * v[r];
+    return -0.5 * tau * xv;
+}
+
+/* Element (r, c) of A - x v' - v x'. */
+VQX_HOSTDEV static inline float speed_reflector_update(const float *a, const float *x,
+                                                      const float *v, int r, int c)
+{
+    return a[r * SPEED_DIM + c] - (x[r] * v[c] + v[r] * x[c]);
 }
 
 /* a (symmetric, destroyed) -> diagonal d and subdiagonal sd of a similar
@@ -87,27 +124,24 @@ VQX_HOSTDEV static inline void speed_tridiagonalise(float *a, float *d, float *s
     const int n = SPEED_DIM;
     for (int i = 0; i < n - 2; i++) {
         const int lo = i + 1;
-        const float tau = speed_column_reflector(a, i, lo);
-        for (int j = lo; j < n; j++)
-            v[j] = a[j * n + i];
+        bool scaled;
+        float scale = 0, beta = 0;
+        const float tau = speed_reflector_scalars(a, i, lo, &scaled, &scale, &beta);
+        if (scaled)
+            for (int r = lo; r < n; r++)
+                a[r * n + i] = speed_reflector_scaled(a, i, lo, r, scale, beta);
         if (tau == 0.0f) continue;
-        v[lo] = 1.0f;
+        for (int j = lo; j < n; j++)
+            v[j] = j == lo ? 1.0f : a[j * n + i];
 
-        /* x = tau A v; x -= (tau x.v / 2) v; A -= x v' + v x' on [lo, n) */
-        for (int r = lo; r < n; r++) {
-            x[r] = 0.0f;
-            for (int c = lo; c < n; c++)
-                x[r] += tau * a[r * n + c] * v[c];
-        }
-        float xv = 0;
         for (int r = lo; r < n; r++)
-            xv += x[r] * v[r];
-        const float alpha = -0.5 * tau * xv;
+            x[r] = speed_reflector_image(a, v, tau, lo, r);
+        const float alpha = speed_reflector_shift(x, v, tau, lo);
         for (int r = lo; r < n; r++)
             x[r] += alpha * v[r];
         for (int r = lo; r < n; r++)
             for (int c = lo; c < n; c++)
-                a[r * n + c] -= x[r] * v[c] + v[r] * x[c];
+                a[r * n + c] = speed_reflector_update(a, x, v, r, c);
     }
     for (int i = 0; i < n; i++)
         d[i] = a[i * n + i];
