@@ -7,9 +7,10 @@
  *   prescale    the resampler of feature/resample.c (when geo.rescale)
  *   decimate    vqx_speed_decimate
  *   demean      vqx_speed_demean (into `demeaned`, the input kept)
- *   covariance  vqx_speed_covariance (its 25 means too)
- *   factorise   vqx_speed_eigenvalues (one thread) and the Householder QR
- *               of vqx_speed_householder_qr (one thread per element)
+ *   covariance  vqx_speed_covariance
+ *   factorise   vqx_speed_eigenvalues (the tridiagonalisation over a warp,
+ *               the QR iteration in one thread) and the Householder QR of
+ *               vqx_speed_householder_qr (one thread per element)
  *   solve       per block: Q b, the back substitution and the variance, and
  *               each plane's result record
  * Each stage reads the buffers the previous one writes, so the kernel

@@ -15,7 +15,8 @@
  *                implicit-shift QR)
  *   samples      the 25 samples of every 5x5 block, one column per block
  *   solve        covariance^-1 * samples through a Householder QR
- *   entropies    per-block variance estimates and entropies
+ *   variances    per-block variance estimates
+ *   entropies    per-block entropies (the CUDA twin's host part)
  * and the statistics of a reference and a distorted plane give a score.
  *
  * Every stage keeps libvmaf's float/double types and evaluation order: the
