@@ -12,6 +12,7 @@
 #include "feature/extractor.h"
 #include "feature/float_picture.h"
 #include "feature/speed.h"
+#include "feature/speed_linalg.h"
 #include "feature/vif_gaussian.h"
 
 /* C11 <math.h> has no M_PI / M_E: the same double constants. */
@@ -301,20 +302,18 @@ void vqx_speed_block_samples(const SpeedGeometry *g, const float *dec, ptrdiff_t
     }
 }
 
-void vqx_speed_entropies(const SpeedGeometry *g, const float eig[SPEED_DIM], float *x,
-                         const float *samples, float sigma_nn, SpeedStats *out)
+void vqx_speed_variances(const SpeedGeometry *g, const float *x, const float *samples,
+                         float *variance)
 {
     const unsigned nb = g->n_blocks;
-    const float denominator = SPEED_DIM;
-    for (size_t i = 0; i < (size_t)SPEED_DIM * nb; i++)
-        x[i] = (x[i] * samples[i]) / denominator;
-    for (unsigned b = 0; b < nb; b++) {
-        float v = x[b];
-        for (int o = 1; o < SPEED_DIM; o++)
-            v += x[(size_t)o * nb + b];
-        out->variance[b] = v;
-    }
-    for (unsigned b = 0; b < nb; b++) {
+    for (unsigned b = 0; b < nb; b++)
+        variance[b] = speed_block_variance(x + b, samples + b, nb);
+}
+
+void vqx_speed_entropies(const SpeedGeometry *g, const float eig[SPEED_DIM], float sigma_nn,
+                         SpeedStats *out)
+{
+    for (unsigned b = 0; b < g->n_blocks; b++) {
         float e = 0;
         for (int k = 0; k < SPEED_DIM; k++) {
             const float l = eig[k] < 0 ? 0 : eig[k];
@@ -343,7 +342,8 @@ void vqx_speed_analyse(const SpeedPlan *plan, SpeedWork *w, const float *img,
                     vqx_speed_solve(w->cov, w->samples, g->n_blocks, w->solution, w->linalg);
     if (out->singular)
         memset(w->solution, 0, sizeof(float) * SPEED_DIM * g->n_blocks);
-    vqx_speed_entropies(g, w->eig, w->solution, w->samples, plan->params.sigma_nn, out);
+    vqx_speed_variances(g, w->solution, w->samples, out->variance);
+    vqx_speed_entropies(g, w->eig, plan->params.sigma_nn, out);
 }
 
 float vqx_speed_score(const SpeedPlan *plan, const SpeedStats *ref, const SpeedStats *dis)
@@ -429,13 +429,6 @@ float vqx_speed_score(const SpeedPlan *plan, const SpeedStats *ref, const SpeedS
       .type = VQX_OPT_DOUBLE, .offset = offsetof(State, max_val),                          \
       .def.d = DEFAULT_MAX_VAL, .min = 0.0, .max = 1000.0, .flags = VQX_OPT_NAMES_KEY }
 
-/* Plan, scratch and statistics of one instance. */
-typedef struct SpeedEngine {
-    SpeedPlan plan;
-    SpeedWork work;
-    SpeedStats ref, dis;
-} SpeedEngine;
-
 static int engine_init(SpeedEngine *e, unsigned w, unsigned h, const SpeedParams *params,
                        const char *feature, const char *plane, VqxSink *sink)
 {
@@ -445,8 +438,7 @@ static int engine_init(SpeedEngine *e, unsigned w, unsigned h, const SpeedParams
     char err[256];
     int ret = vqx_speed_plan_init(&e->plan, w, h, params, err, sizeof(err));
     if (ret) return vqx_fail(sink, ret, "%s: %s %s", feature, plane, err);
-    ret = vqx_speed_work_init(&e->work, &e->plan);
-    if (!ret) ret = vqx_speed_stats_init(&e->ref, &e->plan);
+    ret = vqx_speed_stats_init(&e->ref, &e->plan);
     if (!ret) ret = vqx_speed_stats_init(&e->dis, &e->plan);
     return ret;
 }
@@ -467,27 +459,16 @@ static float *alloc_image(unsigned w, unsigned h, ptrdiff_t *stride)
 
 /* -- speed_chroma -- */
 
-typedef struct SpeedChromaState {
-    double kernelscale, prescale, sigma_nn, nn_floor, max_val;
-    const char *prescale_method;
-    int weight_var_mode;
-
-    SpeedEngine engine;
-    unsigned w, h;         /* chroma plane size */
-    float *plane;
-    ptrdiff_t plane_stride;
-} SpeedChromaState;
-
 enum { KEY_CHROMA_U, KEY_CHROMA_V, KEY_CHROMA_UV };
 
-static const char *const chroma_keys[] = {
+const char *const vqx_speed_chroma_keys[] = {
     "Speed_chroma_feature_speed_chroma_u_score",
     "Speed_chroma_feature_speed_chroma_v_score",
     "Speed_chroma_feature_speed_chroma_uv_score",
     NULL
 };
 
-static const VqxOption chroma_options[] = {
+const VqxOption vqx_speed_chroma_options[] = {
     SPEED_COMMON_OPTIONS(SpeedChromaState),
     { .name = "speed_weight_var_mode", .alias = "wvm",
       .help = "variance weighting: 0 own, 1 reference, 2 distorted, 3 mean, 4 own/mean, "
@@ -497,9 +478,8 @@ static const VqxOption chroma_options[] = {
     { 0 }
 };
 
-static int chroma_init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+int vqx_speed_chroma_setup(SpeedChromaState *s, const VqxFrameFormat *fmt, VqxSink *sink)
 {
-    SpeedChromaState *s = priv;
     if (fmt->layout == VQX_PIX_400)
         return vqx_fail(sink, -EINVAL, "speed_chroma: needs chroma planes, input is 4:0:0");
     /* the real, ceil-sized chroma planes (libvmaf truncates them) */
@@ -513,7 +493,14 @@ static int chroma_init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         .nn_floor = s->nn_floor,
         .weight_var_mode = s->weight_var_mode,
     };
-    int ret = engine_init(&s->engine, s->w, s->h, &params, "speed_chroma", "chroma plane", sink);
+    return engine_init(&s->engine, s->w, s->h, &params, "speed_chroma", "chroma plane", sink);
+}
+
+static int chroma_init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    SpeedChromaState *s = priv;
+    int ret = vqx_speed_chroma_setup(s, fmt, sink);
+    if (!ret) ret = vqx_speed_work_init(&s->engine.work, &s->engine.plan);
     if (ret) return ret;
     s->plane = alloc_image(s->w, s->h, &s->plane_stride);
     return s->plane ? 0 : -ENOMEM;
@@ -539,6 +526,12 @@ static int chroma_extract(void *priv, const VqxPicture *ref, const VqxPicture *d
     float u, v;
     const bool singular_u = chroma_plane_score(s, ref, dis, 1, &u);
     const bool singular_v = chroma_plane_score(s, ref, dis, 2, &v);
+    return vqx_speed_chroma_emit(s, u, v, singular_u, singular_v, frame, sink);
+}
+
+int vqx_speed_chroma_emit(const SpeedChromaState *s, float u, float v, bool singular_u,
+                          bool singular_v, unsigned frame, VqxSink *sink)
+{
     /* A plane with a singular covariance (a flat plane) takes the other
      * plane's score in the combined one. */
     float uv;
@@ -552,7 +545,7 @@ static int chroma_extract(void *priv, const VqxPicture *ref, const VqxPicture *d
     return err;
 }
 
-static void chroma_close(void *priv)
+void vqx_speed_chroma_close(void *priv)
 {
     SpeedChromaState *s = priv;
     engine_free(&s->engine);
@@ -564,33 +557,22 @@ const VqxFeatureExtractor vqx_fex_speed_chroma = {
     .name = "speed_chroma",
     .backend = VQX_BACKEND_CPU,
     .flags = VQX_FEX_NEEDS_CHROMA,
-    .keys = chroma_keys,
-    .options = chroma_options,
+    .keys = vqx_speed_chroma_keys,
+    .options = vqx_speed_chroma_options,
     .state_size = sizeof(SpeedChromaState),
     .init = chroma_init,
     .extract = chroma_extract,
-    .close = chroma_close,
+    .close = vqx_speed_chroma_close,
 };
 
 /* -- speed_temporal -- */
 
-typedef struct SpeedTemporalState {
-    double kernelscale, prescale, sigma_nn, nn_floor, max_val;
-    const char *prescale_method;
-    bool use_ref_diff;
-
-    SpeedEngine engine;
-    ptrdiff_t stride;
-    float *prev_ref, *prev_dis, *cur_ref, *cur_dis, *diff;
-    bool have_prev;
-} SpeedTemporalState;
-
-static const char *const temporal_keys[] = {
+const char *const vqx_speed_temporal_keys[] = {
     "Speed_temporal_feature_speed_temporal_score",
     NULL
 };
 
-static const VqxOption temporal_options[] = {
+const VqxOption vqx_speed_temporal_options[] = {
     SPEED_COMMON_OPTIONS(SpeedTemporalState),
     { .name = "speed_use_ref_diff", .alias = "urd",
       .help = "take the distorted difference against the current reference frame",
@@ -599,9 +581,8 @@ static const VqxOption temporal_options[] = {
     { 0 }
 };
 
-static int temporal_init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+int vqx_speed_temporal_setup(SpeedTemporalState *s, const VqxFrameFormat *fmt, VqxSink *sink)
 {
-    SpeedTemporalState *s = priv;
     /* libvmaf sets no weight mode for speed_temporal: 0 */
     const SpeedParams params = {
         .kernelscale = s->kernelscale,
@@ -611,14 +592,21 @@ static int temporal_init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         .nn_floor = s->nn_floor,
         .weight_var_mode = 0,
     };
-    int ret = engine_init(&s->engine, fmt->w, fmt->h, &params, "speed_temporal", "luma plane", sink);
+    s->have_prev = false;
+    return engine_init(&s->engine, fmt->w, fmt->h, &params, "speed_temporal", "luma plane", sink);
+}
+
+static int temporal_init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    SpeedTemporalState *s = priv;
+    int ret = vqx_speed_temporal_setup(s, fmt, sink);
+    if (!ret) ret = vqx_speed_work_init(&s->engine.work, &s->engine.plan);
     if (ret) return ret;
     float **images[] = { &s->prev_ref, &s->prev_dis, &s->cur_ref, &s->cur_dis, &s->diff };
     for (size_t i = 0; i < sizeof(images) / sizeof(images[0]); i++) {
         *images[i] = alloc_image(fmt->w, fmt->h, &s->stride);
         if (!*images[i]) return -ENOMEM;
     }
-    s->have_prev = false;
     return 0;
 }
 
@@ -658,7 +646,7 @@ static int temporal_extract(void *priv, const VqxPicture *ref, const VqxPicture 
     return vqx_emit(sink, 0, frame, score);
 }
 
-static void temporal_close(void *priv)
+void vqx_speed_temporal_close(void *priv)
 {
     SpeedTemporalState *s = priv;
     engine_free(&s->engine);
@@ -674,10 +662,10 @@ const VqxFeatureExtractor vqx_fex_speed_temporal = {
     .name = "speed_temporal",
     .backend = VQX_BACKEND_CPU,
     .flags = VQX_FEX_TEMPORAL,
-    .keys = temporal_keys,
-    .options = temporal_options,
+    .keys = vqx_speed_temporal_keys,
+    .options = vqx_speed_temporal_options,
     .state_size = sizeof(SpeedTemporalState),
     .init = temporal_init,
     .extract = temporal_extract,
-    .close = temporal_close,
+    .close = vqx_speed_temporal_close,
 };

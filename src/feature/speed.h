@@ -15,7 +15,8 @@
  *                implicit-shift QR)
  *   samples      the 25 samples of every 5x5 block, one column per block
  *   solve        covariance^-1 * samples through a Householder QR
- *   entropies    per-block variance estimates and entropies
+ *   variances    per-block variance estimates
+ *   entropies    per-block entropies (the CUDA twin's host part)
  * and the statistics of a reference and a distorted plane give a score.
  *
  * Every stage keeps libvmaf's float/double types and evaluation order: the
@@ -27,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "feature/extractor.h"
 #include "feature/resample.h"
 
 #define SPEED_BLOCK 5                             /* block side */
@@ -141,16 +143,25 @@ void vqx_speed_eigenvalues(const float cov[SPEED_DIM * SPEED_DIM], float eig[SPE
 /* Every eigenvalue at least 1e-6. */
 bool vqx_speed_is_regular(const float eig[SPEED_DIM]);
 
+/* cov = Q' R by an explicit Householder QR (Q the product of the N-1
+ * reflectors, each built as a matrix); scratch: 3 SPEED_DIM^2 floats. */
+void vqx_speed_householder_qr(const float cov[SPEED_DIM * SPEED_DIM], float *q, float *r,
+                              float *scratch);
+
 /* x = cov^-1 * rhs (SPEED_DIM x n_rhs) by Householder QR and back
  * substitution; -EINVAL when R has a diagonal entry below 1e-6. */
 int vqx_speed_solve(const float cov[SPEED_DIM * SPEED_DIM], const float *rhs,
                     unsigned n_rhs, float *x, float *scratch);
 
-/* Per block: variance = sum_o x[o] * samples[o] / 25, and entropy =
- * sum_k log2(max(eig_k, 0) * variance + sigma_nn) + log2(2 pi e).
- * `x` (SPEED_DIM x n_blocks) is overwritten. */
-void vqx_speed_entropies(const SpeedGeometry *geo, const float eig[SPEED_DIM],
-                         float *x, const float *samples, float sigma_nn,
+/* Per block: variance[b] = sum_o x[o] * samples[o] / 25 (x and samples:
+ * SPEED_DIM x n_blocks). */
+void vqx_speed_variances(const SpeedGeometry *geo, const float *x, const float *samples,
+                         float *variance);
+
+/* Per block, from out->variance: entropy = sum_k log2(max(eig_k, 0) *
+ * variance + sigma_nn) + log2(2 pi e). The host's part of a device
+ * analysis too. */
+void vqx_speed_entropies(const SpeedGeometry *geo, const float eig[SPEED_DIM], float sigma_nn,
                          SpeedStats *out);
 
 /* The whole chain on one loaded plane (geo.in_w x geo.in_h). */
@@ -162,5 +173,55 @@ void vqx_speed_analyse(const SpeedPlan *plan, SpeedWork *work, const float *img,
  * variance weights of weight_var_mode, blocks whose two entropies are below
  * the noise floor counting 0; 0 when exactly one plane is singular. */
 float vqx_speed_score(const SpeedPlan *plan, const SpeedStats *ref, const SpeedStats *dis);
+
+/* ---- the extractors, whose state their CUDA twins begin with ---- */
+
+/* Plan, scratch and statistics of one instance (no scratch in a twin). */
+typedef struct SpeedEngine {
+    SpeedPlan plan;
+    SpeedWork work;
+    SpeedStats ref, dis;
+} SpeedEngine;
+
+typedef struct SpeedChromaState {
+    double kernelscale, prescale, sigma_nn, nn_floor, max_val;
+    const char *prescale_method;
+    int weight_var_mode;
+
+    SpeedEngine engine;
+    unsigned w, h;         /* chroma plane size */
+    float *plane;
+    ptrdiff_t plane_stride;
+} SpeedChromaState;
+
+typedef struct SpeedTemporalState {
+    double kernelscale, prescale, sigma_nn, nn_floor, max_val;
+    const char *prescale_method;
+    bool use_ref_diff;
+
+    SpeedEngine engine;
+    ptrdiff_t stride;
+    float *prev_ref, *prev_dis, *cur_ref, *cur_dis, *diff;
+    bool have_prev;
+} SpeedTemporalState;
+
+extern const char *const vqx_speed_chroma_keys[];
+extern const VqxOption vqx_speed_chroma_options[];
+extern const char *const vqx_speed_temporal_keys[];
+extern const VqxOption vqx_speed_temporal_options[];
+
+/* Checks the format and options (failing as the extractor's init does) and
+ * builds the plan and the statistics: all but the CPU's scratch. */
+int vqx_speed_chroma_setup(SpeedChromaState *s, const VqxFrameFormat *fmt, VqxSink *sink);
+int vqx_speed_temporal_setup(SpeedTemporalState *s, const VqxFrameFormat *fmt, VqxSink *sink);
+
+/* speed_chroma's three values of a frame from the two planes' scores and
+ * whether each plane met a singular covariance. */
+int vqx_speed_chroma_emit(const SpeedChromaState *s, float u, float v, bool singular_u,
+                          bool singular_v, unsigned frame, VqxSink *sink);
+
+/* Free what the setup and init allocated (also after a failed one). */
+void vqx_speed_chroma_close(void *state);
+void vqx_speed_temporal_close(void *state);
 
 #endif
