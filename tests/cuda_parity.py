@@ -53,6 +53,13 @@ SPEED_OPTIONS = [
     "speed_temporal=speed_use_ref_diff=true:speed_kernelscale=0.5",
     "speed_temporal=speed_prescale=0.5:speed_prescale_method=nearest:speed_sigma_nn=1.5",
     "speed_temporal=speed_prescale=1.25:speed_prescale_method=lanczos4:speed_nn_floor=0.5",
+    "speed_chroma=speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45",
+    "speed_chroma=speed_prescale=0.6:speed_prescale_method=bilinear:speed_weight_var_mode=2",
+    "speed_chroma=speed_prescale=0.7:speed_prescale_method=lanczos4:speed_weight_var_mode=4",
+    "speed_chroma=speed_prescale=2.0:speed_prescale_method=nearest:speed_max_val=3",
+    "speed_chroma=speed_prescale=1.0004:speed_kernelscale=3.0",
+    "speed_temporal=speed_prescale=0.8:speed_prescale_method=bicubic:speed_max_val=1",
+    "speed_temporal=speed_kernelscale=1.5:speed_prescale=0.6:speed_prescale_method=bilinear",
 ]
 CAMBI = ["cambi", "cambi=full_ref=true"]
 CAMBI_OPTIONS = [
@@ -70,6 +77,7 @@ V1_MODELS = ["version=vmaf_v1.0.16_" + m for m in (
     "hfr_1d5h_2160")]
 SETS = {"defaults": (DEFAULTS, ["version=vmaf_v0.6.1"]), "options": (OPTIONS, []),
         "speed": (SPEED, []), "speed options": (SPEED_OPTIONS, []),
+        "speed temporal": (["speed_temporal"], []),
         "cambi": (CAMBI, []), "cambi options": (CAMBI_OPTIONS, []),
         "v1 models": ([], V1_MODELS)}
 
@@ -90,6 +98,8 @@ def applies(set_name, w, h, fmt):
     speed_ok = min(cw, ch) >= 80 and min(w, h) >= 80
     if set_name == "speed":
         return speed_ok
+    if set_name == "speed temporal":  # alone: 4:0:0 has no chroma for speed_chroma
+        return fmt == "400" and min(w, h) >= 80
     if set_name == "speed options":
         return min(cw, ch) >= 160 and min(w, h) >= 160
     if set_name == "cambi":
@@ -255,6 +265,9 @@ GENERATED = [
     ("one flat chroma in ref 10-bit 352x328", 352, 328, "420", 10, 3,
      ["random", 512, "random"], "random", None),
     ("smallest for speed 160x160", 160, 160, "420", 8, 4, "random", "noisy", "speed"),
+    ("smallest for speed 159x159", 159, 159, "420", 10, 4, "random", "noisy", "speed"),
+    ("smallest for speed_temporal 80x80 4:0:0", 80, 80, "400", 12, 4, "random", "noisy",
+     "speed temporal"),
     ("smallest for cambi 216x1", 216, 1, "420", 8, 3, "random", "noisy", "cambi"),
     ("smallest for cambi 1x216", 1, 216, "420", 10, 3, "random", "noisy", "cambi"),
     ("banded ramp 8-bit 3840x2160", 3840, 2160, "420", 8, 3, "ramp", "coarse ramp", "v1"),
