@@ -26,6 +26,7 @@ extern const VqxFeatureExtractor vqx_fex_psnr_cuda;
 extern const VqxFeatureExtractor vqx_fex_motion_cuda;
 extern const VqxFeatureExtractor vqx_fex_vif_cuda;
 extern const VqxFeatureExtractor vqx_fex_adm_cuda;
+extern const VqxFeatureExtractor vqx_fex_cambi_cuda;
 #endif
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
@@ -50,6 +51,7 @@ static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_motion_cuda,
     &vqx_fex_vif_cuda,
     &vqx_fex_adm_cuda,
+    &vqx_fex_cambi_cuda,
 #endif
     NULL
 };
