@@ -10,7 +10,8 @@
  * Contents: random full-range (and above the bit depth's peak, for the
  * maximum), flat, banded gradients, banded gradients with noise; 8, 10,
  * 12 and 16 bits (and 9, 11, 15 for the maximum); odd sizes; several
- * option sets (steps, EOTF, thresholds, encode size and depth).
+ * option sets (steps, EOTF, thresholds, encode size and depth); and
+ * 3840x2160 (the 65-pixel window, the high-resolution speed-up).
  * Exits 77 (meson's skip) without a CUDA device.
  */
 #include <stdint.h>
@@ -326,5 +327,25 @@ int main(void)
                 }
                 vqx_picture_free(&pic);
             }
+#ifndef CAMBI_CHECK_4K
+#define CAMBI_CHECK_4K 1
+#endif
+    /* 4K: the full 65-pixel window, and the high-resolution speed-up */
+    static const char *const options_4k[] = { "", "cambi_high_res_speedup=2160",
+                                              "max_log_contrast=5:eotf=pq" };
+    for (unsigned bpc = 8; CAMBI_CHECK_4K && bpc <= 10; bpc += 2) {
+        VqxPicture pic;
+        if (vqx_picture_alloc(&pic, VQX_PIX_400, bpc, 3840, 2160)) return 1;
+        fill(&pic, NOISY_BANDS);
+        for (unsigned o = 0; o < sizeof(options_4k) / sizeof(options_4k[0]); o++) {
+            char where[160];
+            snprintf(where, sizeof(where), "3840x2160 %u-bit noisy bands [%s]", bpc, options_4k[o]);
+            const unsigned before = (unsigned)check_failed;
+            check_picture(&pic, options_4k[o], where);
+            printf("%s %s\n", (unsigned)check_failed == before ? "ok  " : "FAIL", where);
+            fflush(stdout);
+        }
+        vqx_picture_free(&pic);
+    }
     return check_report();
 }

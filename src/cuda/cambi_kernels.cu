@@ -205,25 +205,29 @@ __device__ inline unsigned window_sum(const uint8_t *row, unsigned first, unsign
 /* Shared memory allowed to a block: up to 2 resident blocks per SM in the
  * worst band (1024 + 32 values with 64 + 32 columns: 99 KiB). */
 #define CONTRAST_SMEM_TARGET (64 * 1024)
+/* Threads of a block: its columns times the parts that share a pixel's steps. */
+#define CONTRAST_THREADS 256
 #define CONTRAST_SMEM_MAX (112 * 1024)
 
-__global__ void contrast(VqxCudaCambiContrast p, const uint16_t *img, const uint8_t *mask,
-                         unsigned w, unsigned h, unsigned rows, float *out, double heat_gain,
-                         uint16_t *heat)
+__global__ void __launch_bounds__(CONTRAST_THREADS)
+contrast(VqxCudaCambiContrast p, const uint16_t *img, const uint8_t *mask, unsigned w,
+         unsigned h, unsigned columns, unsigned rows, float *out, double heat_gain,
+         uint16_t *heat)
 {
     extern __shared__ uint32_t count_words[];
     uint8_t *counts = (uint8_t *)count_words; /* [band_size][stride] */
-    const unsigned columns = blockDim.x, t = threadIdx.x;
+    __shared__ float part_best[CONTRAST_THREADS];
+    const unsigned t = threadIdx.x, threads = blockDim.x, parts = threads / columns;
     const unsigned span = columns + 2 * p.pad, stride = (span + 3) & ~3u;
     const int x0 = (int)(blockIdx.x * columns) - (int)p.pad; /* picture column of span 0 */
     const unsigned y0 = blockIdx.y * rows, y1 = y0 + rows < h ? y0 + rows : h;
-    for (unsigned i = t; i < p.band_size * stride / 4; i += columns) count_words[i] = 0;
+    for (unsigned i = t; i < p.band_size * stride / 4; i += threads) count_words[i] = 0;
 
     /* row y enters (delta 1) or leaves (255: -1 modulo 256) the windows */
     auto update = [&](unsigned y, uint8_t delta) {
         const uint16_t *r = img + (size_t)y * w;
         const uint8_t *m = mask + (size_t)y * w;
-        for (unsigned c = t; c < span; c += columns) {
+        for (unsigned c = t; c < span; c += threads) {
             const int x = x0 + (int)c;
             if (x < 0 || x >= (int)w || !m[x]) continue;
             const unsigned band = (unsigned)r[x] - p.band_lo;
@@ -233,32 +237,42 @@ __global__ void contrast(VqxCudaCambiContrast p, const uint16_t *img, const uint
     __syncthreads();
     for (unsigned y = y0 > p.pad ? y0 - p.pad : 0; y < y0 + p.pad && y < h; y++) update(y, 1);
 
-    const unsigned x = blockIdx.x * columns + t;
-    const unsigned side = 2 * p.pad + 1; /* span columns t .. t + 2 pad: x - pad .. x + pad */
+    /* thread t: column `col` of the strip, steps d = part (mod parts); the
+     * largest of the parts' values is the CPU's (a max of non-negative
+     * floats: any order) */
+    const unsigned col = t % columns, part = t / columns, x = blockIdx.x * columns + col;
+    const unsigned side = 2 * p.pad + 1; /* span columns col .. col + 2 pad: x - pad .. x + pad */
     for (unsigned y = y0; y < y1; y++) {
         if (y + p.pad < h) update(y + p.pad, 1);
         if (y > y0 && y > p.pad) update(y - p.pad - 1, 255);
         __syncthreads();
+        const size_t at = (size_t)y * w + x;
+        float best = 0.0f;
         if (x < w) {
-            const size_t at = (size_t)y * w + x;
             const unsigned value = img[at], band = value - p.band_lo;
-            float best = 0.0f;
-            if (mask[at] && band < p.band_size) {
-                const unsigned p0 = window_sum(counts + band * stride, t, side);
-                for (unsigned d = 0; d < p.n_steps; d++) {
+            if (mask[at] && band < p.band_size && part < p.n_steps) {
+                const unsigned p0 = window_sum(counts + band * stride, col, side);
+                for (unsigned d = part; d < p.n_steps; d += parts) {
                     if (!vqx_cambi_step_counts(value, p.n_steps, d, p.tvi[d], p.vlt)) continue;
-                    const unsigned up = window_sum(counts + (band + d + 1) * stride, t, side);
+                    const unsigned up = window_sum(counts + (band + d + 1) * stride, col, side);
                     const unsigned down =
-                        band > d ? window_sum(counts + (band - d - 1) * stride, t, side) : 0;
+                        band > d ? window_sum(counts + (band - d - 1) * stride, col, side) : 0;
                     const unsigned p1 = up > down ? up : down;
                     const float v = vqx_cambi_step_contrast(p.weight[d], p0, p1, p.reciprocal);
                     if (v > best) best = v;
                 }
             }
+        }
+        part_best[t] = best;
+        __syncthreads();
+        if (!part && x < w) {
+            for (unsigned i = 1; i < parts; i++) {
+                const float v = part_best[i * columns + col];
+                if (v > best) best = v;
+            }
             out[at] = best;
             if (heat) heat[at] = vqx_cambi_heat(heat_gain, best);
         }
-        __syncthreads();
     }
 }
 
@@ -293,7 +307,11 @@ extern "C" int vqx_cuda_cambi_contrast(const VqxCudaCambiContrast *p, const uint
     if (!runs) runs = 1;
     const unsigned rows = (h + runs - 1) / runs;
     const dim3 grid(strips, (h + rows - 1) / rows);
-    contrast<<<grid, columns, contrast_smem(p->band_size, p->pad, columns),
-               (cudaStream_t)stream>>>(*p, img, mask, w, h, rows, out, heat_gain, heat);
+    /* a pixel's steps shared by up to n_steps threads, 256 in a block at most:
+     * the narrow strips of wide bands then still fill the multiprocessors */
+    unsigned parts = p->n_steps;
+    while (parts > 1 && columns * parts > CONTRAST_THREADS) parts--;
+    contrast<<<grid, columns * parts, contrast_smem(p->band_size, p->pad, columns),
+               (cudaStream_t)stream>>>(*p, img, mask, w, h, columns, rows, out, heat_gain, heat);
     return launch_status();
 }
