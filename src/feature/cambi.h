@@ -84,6 +84,8 @@ typedef struct CambiState {
 } CambiState;
 
 extern const char *const vqx_cambi_keys[];
+/* cambi_source and cambi_full_reference keep their plain names. */
+#define CAMBI_UNSUFFIXED_KEYS (1u << 1 | 1u << 2)
 extern const VqxOption vqx_cambi_options[];
 /* Weight of a luma step of d + 1 (libvmaf's contrast response). */
 extern const int vqx_cambi_step_weights[CAMBI_MAX_STEPS];
