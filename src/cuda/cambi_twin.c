@@ -14,6 +14,9 @@
 
 enum { DIS, SRC };
 
+/* vqx_cuda_top_mean takes fewer values than this (2^24). */
+#define TOP_MEAN_LIMIT (1u << 24)
+
 /* The twin's part of the result block; the heatmaps of the distorted
  * picture's scales follow it when asked. */
 typedef struct CambiResult {
@@ -46,6 +49,20 @@ static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, Vq
     CambiState *s = &t->cpu;
     int ret = vqx_cambi_setup(s, fmt, sink);
     if (ret) return ret;
+    const unsigned pictures = s->full_ref ? 2 : 1;
+    size_t samples = 0, pooled = 0;
+    for (unsigned pic = 0; pic < pictures; pic++) {
+        const CambiGeometry *g = geometry(s, pic);
+        unsigned w0, h0;
+        vqx_cambi_scale_size(s, g, 0, &w0, &h0);
+        samples = (size_t)g->w * g->h > samples ? (size_t)g->w * g->h : samples;
+        pooled = (size_t)w0 * h0 > pooled ? (size_t)w0 * h0 : pooled;
+    }
+    if (pooled >= TOP_MEAN_LIMIT) {
+        vqx_cambi_close(s); /* the CPU extractor sets up again */
+        return vqx_fail(sink, -ENOTSUP, "the device pools scales below %u pixels",
+                        TOP_MEAN_LIMIT);
+    }
     vqx_device_use_planes(dev, VQX_DEVICE_LUMA);
     t->in_w = fmt->w;
     t->in_h = fmt->h;
@@ -59,18 +76,12 @@ static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, Vq
     }
     vqx_device_result_bytes(dev, (result + 7) & ~(size_t)7);
 
-    const unsigned pictures = s->full_ref ? 2 : 1;
-    size_t samples = 0;
-    for (unsigned pic = 0; pic < pictures; pic++) {
-        const CambiGeometry *g = geometry(s, pic);
-        samples = (size_t)g->w * g->h > samples ? (size_t)g->w * g->h : samples;
-    }
     for (unsigned i = 0; i < 2 && !ret; i++) {
         ret = vqx_device_alloc(dev, samples * sizeof(uint16_t), (void **)&t->image[i], sink);
         if (!ret) ret = vqx_device_alloc(dev, samples, (void **)&t->mask[i], sink);
     }
     if (!ret) ret = vqx_device_alloc(dev, samples * sizeof(float), (void **)&t->contrast, sink);
-    if (!ret) ret = vqx_device_alloc(dev, vqx_cuda_top_mean_scratch_bytes((unsigned)samples),
+    if (!ret) ret = vqx_device_alloc(dev, vqx_cuda_top_mean_scratch_bytes((unsigned)pooled),
                                      &t->scratch, sink);
     if (!ret) ret = vqx_device_alloc(dev, sizeof(s->reciprocal), (void **)&t->reciprocal, sink);
     if (!ret) ret = vqx_device_upload_table(dev, t->reciprocal, s->reciprocal,

@@ -637,20 +637,18 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
 void vqx_cambi_close(void *priv)
 {
     CambiState *s = priv;
-    free(s->dis.rows);
-    free(s->dis.cols);
-    free(s->src.rows);
-    free(s->src.cols);
-    free(s->image);
-    free(s->mask);
-    free(s->contrast);
-    free(s->hist);
-    free(s->mode_rows);
-    free(s->flat_rows);
-    free(s->flat_cols);
-    free(s->heat);
-    for (unsigned i = 0; i < CAMBI_SCALES; i++)
+    void *const buffers[] = { s->dis.rows, s->dis.cols, s->src.rows, s->src.cols, s->image,
+                              s->mask, s->contrast, s->hist, s->mode_rows, s->flat_rows,
+                              s->flat_cols, s->heat };
+    for (unsigned i = 0; i < sizeof(buffers) / sizeof(buffers[0]); i++) free(buffers[i]);
+    s->dis.rows = s->dis.cols = s->src.rows = s->src.cols = NULL;
+    s->image = s->mode_rows = s->heat = s->hist = NULL;
+    s->mask = s->flat_rows = s->flat_cols = NULL;
+    s->contrast = NULL;
+    for (unsigned i = 0; i < CAMBI_SCALES; i++) {
         if (s->heatmaps[i]) fclose(s->heatmaps[i]);
+        s->heatmaps[i] = NULL;
+    }
 }
 
 const VqxFeatureExtractor vqx_fex_cambi = {

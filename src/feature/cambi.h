@@ -94,7 +94,7 @@ extern const int vqx_cambi_step_weights[CAMBI_MAX_STEPS];
  * geometries (with their row/column maps) and the heatmap files; no pixel
  * buffer. Failures as the CPU extractor's init. */
 int vqx_cambi_setup(CambiState *s, const VqxFrameFormat *fmt, VqxSink *sink);
-/* Frees what setup and init made. */
+/* Frees what setup and init made, leaving the options (set-up can run again). */
 void vqx_cambi_close(void *state);
 
 /* The size of scale `scale` of geometry g. */
