@@ -33,83 +33,26 @@
 #include "feature/top_mean.h"
 
 /* Parameters of libvmaf's cambi.c (Netflix, BSD+Patent). */
-#define N_SCALES 5
-static const int scale_weights[N_SCALES] = { 16, 8, 4, 2, 1 };
+static const int scale_weights[CAMBI_SCALES] = { 16, 8, 4, 2, 1 };
 /* Suprathreshold contrast response: weight of a luma step of d + 1. */
-#define MAX_STEPS 32
-static const int step_weights[MAX_STEPS] = {
+const int vqx_cambi_step_weights[CAMBI_MAX_STEPS] = {
     1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
     8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
 };
 #define MIN_SIDE 216           /* width or height must reach this */
-#define MASK_SIZE 7            /* flatness window of the spatial mask */
 #define WINDOW_REF_SIDES 375   /* (3840 + 2160) / 16: the window is given for 4K */
-/* libvmaf divides by p0 + p1 through a table of 1/n, n <= 65 * 65 (so
- * windows above 65 are refused), holding 1/n rounded to 9 significant
- * digits: that rounding, not 1.0f / n, is what the scores carry. */
-#define RECIPROCALS (65 * 65 + 1)
 #define DEFAULT_TOPK 0.6
 #define DEFAULT_EOTF "bt1886"
 
-typedef struct CambiGeometry {
-    unsigned w, h;           /* resolution scored */
-    unsigned window;         /* odd side of the contrast window */
-    unsigned mask_threshold; /* flat pixels needed in a 7x7 block */
-    unsigned *rows, *cols;   /* input sample of each output row / column */
-} CambiGeometry;
-
-typedef struct CambiState {
-    /* options */
-    double max_val;
-    int enc_width, enc_height, enc_bitdepth;
-    int src_width, src_height;
-    int window_size;
-    double topk, cambi_topk;
-    double tvi_threshold;
-    double vis_lum_threshold;
-    int max_log_contrast;
-    const char *heatmaps_path;
-    bool full_ref;
-    const char *eotf, *cambi_eotf;
-    int high_res_speedup;
-
-    /* fixed by init */
-    unsigned bpc;
-    bool smooth;             /* encode below 10 bits: 2x2 anti-dithering mean */
-    bool halve_first;        /* high-resolution speed-up: scale 0 is halved */
-    double pool_topk;
-    CambiGeometry dis, src;
-    unsigned n_steps;
-    /* Step d + 1 is visible up to code value tvi[d] - n_steps. */
-    uint16_t tvi[MAX_STEPS];
-    uint16_t vlt_luma;       /* darkest visible code value, 0: no limit */
-    /* Only code values in [band_lo, band_lo + band_size) can contribute. */
-    unsigned band_lo, band_size;
-    float reciprocal[RECIPROCALS];
-
-    /* buffers, compact rows of the current scale's width */
-    uint16_t *image;
-    uint8_t *mask;
-    float *contrast;
-    /* band_size rows: one count per column, and `pad` spare columns either
-     * side so that every pixel updates a whole window's width */
-    uint16_t *hist;
-    uint16_t *mode_rows;     /* 3 rows */
-    uint8_t *flat_rows;      /* ring of MASK_SIZE + 1 rows */
-    uint8_t *flat_cols;      /* flat pixels of the 7 rows around, per column */
-    uint16_t *heat_row;
-    FILE *heatmaps[N_SCALES];
-} CambiState;
-
 enum { KEY_CAMBI, KEY_SOURCE, KEY_FULL_REFERENCE };
 
-static const char *const keys[] = {
+const char *const vqx_cambi_keys[] = {
     "Cambi_feature_cambi_score", "cambi_source", "cambi_full_reference", NULL
 };
 
 static const char *const eotfs[] = { "bt1886", "pq", NULL };
 
-static const VqxOption options[] = {
+const VqxOption vqx_cambi_options[] = {
     { .name = "cambi_max_val", .alias = "cmxv",
       .help = "largest score; larger ones are clipped to it",
       .type = VQX_OPT_DOUBLE, .offset = offsetof(CambiState, max_val), .def.d = 1000.0,
@@ -227,7 +170,7 @@ static unsigned flat_threshold(unsigned w, unsigned h)
     const uint32_t blocks = (w >> 6) * (h >> 6);
     int log2_blocks = 0;
     while (((uint32_t)1 << log2_blocks) < blocks) log2_blocks++;
-    return (unsigned)(MASK_SIZE * MASK_SIZE + 3 * (log2_blocks - 11) - 1) >> 1;
+    return (unsigned)(CAMBI_MASK_SIZE * CAMBI_MASK_SIZE + 3 * (log2_blocks - 11) - 1) >> 1;
 }
 
 /* Nearest-neighbour source index of each of `out` samples taken from `in`,
@@ -269,12 +212,9 @@ static int open_heatmaps(CambiState *s, VqxSink *sink)
     if (err)
         return vqx_fail(sink, -EINVAL, "cambi: cannot create heatmaps_path %s: %s",
                         s->heatmaps_path, strerror(-err));
-    unsigned w = s->dis.w, h = s->dis.h;
-    for (unsigned scale = 0; scale < N_SCALES; scale++) {
-        if (scale || s->halve_first) {
-            w = (w + 1) >> 1;
-            h = (h + 1) >> 1;
-        }
+    for (unsigned scale = 0; scale < CAMBI_SCALES; scale++) {
+        unsigned w, h;
+        vqx_cambi_scale_size(s, &s->dis, scale, &w, &h);
         char path[4200];
         snprintf(path, sizeof(path), "%s/cambi_heatmap_scale_%u_%ux%u_16b.gray",
                  s->heatmaps_path, scale, w, h);
@@ -300,9 +240,21 @@ static int init_geometry(CambiGeometry *g, const CambiState *s, const VqxFrameFo
     return 0;
 }
 
-static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+void vqx_cambi_scale_size(const CambiState *s, const CambiGeometry *g, unsigned scale,
+                          unsigned *w, unsigned *h)
 {
-    CambiState *s = priv;
+    const unsigned halvings = scale + s->halve_first;
+    unsigned sw = g->w, sh = g->h;
+    for (unsigned i = 0; i < halvings; i++) {
+        sw = (sw + 1) >> 1;
+        sh = (sh + 1) >> 1;
+    }
+    *w = sw;
+    *h = sh;
+}
+
+int vqx_cambi_setup(CambiState *s, const VqxFrameFormat *fmt, VqxSink *sink)
+{
     s->bpc = fmt->bpc;
     s->smooth = (s->enc_bitdepth ? (unsigned)s->enc_bitdepth : fmt->bpc) < 10;
     s->pool_topk = s->topk != DEFAULT_TOPK ? s->topk : s->cambi_topk;
@@ -350,7 +302,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     s->band_size = hi >= s->band_lo ? hi + 1 - s->band_lo : 0;
 
     s->reciprocal[0] = 0.0f;
-    for (unsigned n = 1; n < RECIPROCALS; n++) {
+    for (unsigned n = 1; n < CAMBI_RECIPROCALS; n++) {
         char digits[32];
         snprintf(digits, sizeof(digits), "%.9g", 1.0 / n);
         s->reciprocal[n] = strtof(digits, NULL);
@@ -362,37 +314,41 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     /* libvmaf checks the source window even without full_ref */
     const unsigned src_window = scaled_window(s->window_size, src_w, src_h, s->halve_first);
     const unsigned max_window = s->dis.window > src_window ? s->dis.window : src_window;
-    if (max_window * max_window >= RECIPROCALS)
+    if (max_window * max_window >= CAMBI_RECIPROCALS)
         return vqx_fail(sink, -EINVAL, "cambi: window_size %d gives a %u-pixel window at %ux%u, "
                         "above the largest supported (65)", s->window_size, max_window,
                         s->dis.window >= src_window ? enc_w : src_w,
                         s->dis.window >= src_window ? enc_h : src_h);
+    return s->heatmaps_path ? open_heatmaps(s, sink) : 0;
+}
 
-    const size_t max_w = s->full_ref && src_w > enc_w ? src_w : enc_w;
-    const size_t max_h = s->full_ref && src_h > enc_h ? src_h : enc_h;
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    CambiState *s = priv;
+    const int err = vqx_cambi_setup(s, fmt, sink);
+    if (err) return err;
+    const size_t max_w = s->full_ref && s->src.w > s->dis.w ? s->src.w : s->dis.w;
+    const size_t max_h = s->full_ref && s->src.h > s->dis.h ? s->src.h : s->dis.h;
+    const unsigned max_window = s->dis.window > s->src.window ? s->dis.window : s->src.window;
     s->image = malloc(max_w * max_h * sizeof(*s->image));
     s->mask = malloc(max_w * max_h * sizeof(*s->mask));
     s->contrast = malloc(max_w * max_h * sizeof(*s->contrast));
     const size_t max_pad = max_window / 2;
     s->hist = malloc((s->band_size ? s->band_size : 1) * (max_w + 2 * max_pad) * sizeof(*s->hist));
     s->mode_rows = malloc(3 * max_w * sizeof(*s->mode_rows));
-    s->flat_rows = malloc((MASK_SIZE + 1) * max_w * sizeof(*s->flat_rows));
+    s->flat_rows = malloc((CAMBI_MASK_SIZE + 1) * max_w * sizeof(*s->flat_rows));
     s->flat_cols = malloc(max_w * sizeof(*s->flat_cols));
+    if (s->heatmaps_path) s->heat = malloc(s->dis.w * s->dis.h * sizeof(*s->heat));
     if (!s->image || !s->mask || !s->contrast || !s->hist || !s->mode_rows || !s->flat_rows ||
-        !s->flat_cols)
+        !s->flat_cols || (s->heatmaps_path && !s->heat))
         return -ENOMEM;
-    if (s->heatmaps_path) {
-        s->heat_row = malloc(max_w * sizeof(*s->heat_row));
-        if (!s->heat_row) return -ENOMEM;
-        return open_heatmaps(s, sink);
-    }
     return 0;
 }
 
 /* ---- per picture ---- */
 
 /* 2x2 mean, in place; the last row and column average two samples. */
-static void smooth_2x2(uint16_t *img, unsigned w, unsigned h)
+void vqx_cambi_smooth_2x2(uint16_t *img, unsigned w, unsigned h)
 {
     for (unsigned y = 0; y + 1 < h; y++) {
         uint16_t *row = img + (size_t)y * w;
@@ -426,9 +382,9 @@ static void flat_row(const uint16_t *img, unsigned w, unsigned h, unsigned y, ui
 /* mask = more than `threshold` flat pixels in the 7x7 block around (clipped
  * to the picture): running column sums over a ring of flag rows, then a
  * running sum along the row. */
-static void spatial_mask(CambiState *s, unsigned w, unsigned h, unsigned threshold)
+void vqx_cambi_spatial_mask(CambiState *s, unsigned w, unsigned h, unsigned threshold)
 {
-    const unsigned r = MASK_SIZE / 2, ring = MASK_SIZE + 1;
+    const unsigned r = CAMBI_MASK_SIZE / 2, ring = CAMBI_MASK_SIZE + 1;
     uint8_t *cols = s->flat_cols;
     memset(cols, 0, w * sizeof(*cols));
     for (unsigned y = 0; y < r && y < h; y++) {
@@ -458,7 +414,7 @@ static void spatial_mask(CambiState *s, unsigned w, unsigned h, unsigned thresho
 }
 
 /* Keep every other sample of image and mask, in place, rows made compact. */
-static void halve(CambiState *s, unsigned w, unsigned h)
+void vqx_cambi_halve(CambiState *s, unsigned w, unsigned h)
 {
     const unsigned hw = (w + 1) >> 1, hh = (h + 1) >> 1;
     for (unsigned y = 0; y < hh; y++) {
@@ -470,33 +426,24 @@ static void halve(CambiState *s, unsigned w, unsigned h)
     }
 }
 
-/* The value at least two of three share (then also their median), else the
- * smallest. Branch-free: the choice is data-dependent. */
-static inline uint16_t mode3(uint16_t a, uint16_t b, uint16_t c)
-{
-    const uint16_t lo = a < b ? a : b, hi = a < b ? b : a;
-    const uint16_t min = lo < c ? lo : c;
-    const uint16_t median = hi < c ? hi : lo > c ? lo : c;
-    return a != b && a != c && b != c ? min : median;
-}
-
 /* 3-tap mode along rows, then down columns, in place. The first and last
  * columns skip the row pass and the first and last rows skip both. */
-static void mode_filter(uint16_t *img, unsigned w, unsigned h, uint16_t *rows)
+void vqx_cambi_mode_filter(CambiState *s, unsigned w, unsigned h)
 {
+    uint16_t *img = s->image, *rows = s->mode_rows;
     for (unsigned y = 0; y < h; y++) {
         const uint16_t *in = img + (size_t)y * w;
         uint16_t *filtered = rows + (size_t)(y % 3) * w;
         filtered[0] = in[0];
         for (unsigned x = 1; x + 1 < w; x++)
-            filtered[x] = mode3(in[x - 1], in[x], in[x + 1]);
+            filtered[x] = vqx_cambi_mode3(in[x - 1], in[x], in[x + 1]);
         filtered[w - 1] = in[w - 1];
         if (y < 2) continue;
         const uint16_t *a = rows + (size_t)((y - 2) % 3) * w;
         const uint16_t *b = rows + (size_t)((y - 1) % 3) * w;
         uint16_t *out = img + (size_t)(y - 1) * w;
         for (unsigned x = 0; x < w; x++)
-            out[x] = mode3(a[x], b[x], filtered[x]);
+            out[x] = vqx_cambi_mode3(a[x], b[x], filtered[x]);
     }
 }
 
@@ -547,14 +494,14 @@ static void contrast_row(CambiState *s, unsigned w, unsigned pad, unsigned y)
         float best = 0.0f;
         if (mask[x] && band < band_size) {
             const uint16_t *col = hist + x;
-            const unsigned level = img[x] + n; /* tvi is offset by n */
             const unsigned p0 = col[band * stride];
             for (unsigned d = 0; d < n; d++) {
-                if (level > tvi[d] || level + d + 1 <= vlt) continue;
+                if (!vqx_cambi_step_counts(img[x], n, d, tvi[d], vlt)) continue;
                 const unsigned up = col[(band + d + 1) * stride];
                 const unsigned down = band > d ? col[(band - d - 1) * stride] : 0;
                 const unsigned p1 = up > down ? up : down;
-                const float v = (float)(step_weights[d] * (int)(p0 * p1)) * reciprocal[p0 + p1];
+                const float v = vqx_cambi_step_contrast(vqx_cambi_step_weights[d], p0, p1,
+                                                        reciprocal);
                 if (v > best) best = v;
             }
         }
@@ -563,7 +510,7 @@ static void contrast_row(CambiState *s, unsigned w, unsigned pad, unsigned y)
 }
 
 /* Contrast value of every pixel of a w x h scale; 0 where unmasked. */
-static void contrast_values(CambiState *s, unsigned w, unsigned h, unsigned window)
+void vqx_cambi_contrast_values(CambiState *s, unsigned w, unsigned h, unsigned window)
 {
     const unsigned pad = window >> 1;
     memset(s->hist, 0, (size_t)s->band_size * (w + 2 * pad) * sizeof(*s->hist));
@@ -575,49 +522,87 @@ static void contrast_values(CambiState *s, unsigned w, unsigned h, unsigned wind
     }
 }
 
-static int write_heatmap(const CambiState *s, unsigned scale, unsigned w, unsigned h,
-                         unsigned frame, VqxSink *sink)
+double vqx_cambi_heat_gain(const CambiState *s)
 {
-    int max_weight = step_weights[0];
+    int max_weight = vqx_cambi_step_weights[0];
     for (unsigned d = 1; d < s->n_steps; d++)
-        max_weight = step_weights[d] > max_weight ? step_weights[d] : max_weight;
+        max_weight = vqx_cambi_step_weights[d] > max_weight ? vqx_cambi_step_weights[d] : max_weight;
     const int window = (int)s->dis.window;
-    const double gain = (double)UINT16_MAX / (max_weight * window * window / 4);
+    return (double)UINT16_MAX / (max_weight * window * window / 4);
+}
+
+int vqx_cambi_write_heatmap(const CambiState *s, unsigned scale, unsigned w, unsigned h,
+                            unsigned frame, const uint16_t *heat, VqxSink *sink)
+{
     FILE *f = s->heatmaps[scale];
     if (fseeko(f, (off_t)frame * h * w * sizeof(uint16_t), SEEK_SET))
         return vqx_fail(sink, -EIO, "cambi: cannot seek in heatmap %u: %s", scale, strerror(errno));
-    for (unsigned y = 0; y < h; y++) {
-        const float *c = s->contrast + (size_t)y * w;
-        for (unsigned x = 0; x < w; x++)
-            s->heat_row[x] = (uint16_t)(gain * c[x]);
-        if (fwrite(s->heat_row, sizeof(uint16_t), w, f) != w)
-            return vqx_fail(sink, -EIO, "cambi: cannot write heatmap %u: %s", scale, strerror(errno));
-    }
+    if (fwrite(heat, sizeof(uint16_t), (size_t)w * h, f) != (size_t)w * h)
+        return vqx_fail(sink, -EIO, "cambi: cannot write heatmap %u: %s", scale, strerror(errno));
     return 0;
+}
+
+double vqx_cambi_score(const CambiGeometry *g, const double mean[CAMBI_SCALES])
+{
+    double sum = 0.0;
+    for (unsigned scale = 0; scale < CAMBI_SCALES; scale++)
+        sum += mean[scale] * scale_weights[scale];
+    return sum / (g->window * g->window);
+}
+
+bool vqx_cambi_needs_peak_check(const CambiState *s)
+{
+    return s->bpc != 8 && s->bpc != 16;
+}
+
+int vqx_cambi_check_peak(const CambiState *s, unsigned max, unsigned frame, VqxSink *sink)
+{
+    const unsigned peak = (1u << s->bpc) - 1;
+    if (max > peak)
+        return vqx_fail(sink, -EINVAL, "cambi: frame %u has luma %u, above the %u-bit maximum %u",
+                        frame, max, s->bpc, peak);
+    return 0;
+}
+
+int vqx_cambi_emit_distorted(const CambiState *s, unsigned frame, double dis_score,
+                             VqxSink *sink)
+{
+    return vqx_emit(sink, KEY_CAMBI, frame, dis_score < s->max_val ? dis_score : s->max_val);
+}
+
+int vqx_cambi_emit_full_ref(const CambiState *s, unsigned frame, double dis_score,
+                            double src_score, VqxSink *sink)
+{
+    const double excess = dis_score - src_score < 0 ? 0.0 : dis_score - src_score;
+    const int err = vqx_emit(sink, KEY_SOURCE, frame, src_score < s->max_val ? src_score : s->max_val);
+    return err ? err : vqx_emit(sink, KEY_FULL_REFERENCE, frame, excess < s->max_val ? excess : s->max_val);
 }
 
 /* Score of the picture now in s->image (g->w x g->h, 10-bit). */
 static int score_image(CambiState *s, const CambiGeometry *g, bool heatmaps, unsigned frame,
                        VqxSink *sink, double *score)
 {
-    spatial_mask(s, g->w, g->h, g->mask_threshold);
+    vqx_cambi_spatial_mask(s, g->w, g->h, g->mask_threshold);
     unsigned w = g->w, h = g->h;
-    double sum = 0.0;
-    for (unsigned scale = 0; scale < N_SCALES; scale++) {
+    double mean[CAMBI_SCALES];
+    for (unsigned scale = 0; scale < CAMBI_SCALES; scale++) {
         if (scale || s->halve_first) {
-            halve(s, w, h);
+            vqx_cambi_halve(s, w, h);
             w = (w + 1) >> 1;
             h = (h + 1) >> 1;
         }
-        mode_filter(s->image, w, h, s->mode_rows);
-        contrast_values(s, w, h, g->window);
+        vqx_cambi_mode_filter(s, w, h);
+        vqx_cambi_contrast_values(s, w, h, g->window);
         if (heatmaps) {
-            const int err = write_heatmap(s, scale, w, h, frame, sink);
+            const double gain = vqx_cambi_heat_gain(s);
+            for (size_t i = 0; i < (size_t)w * h; i++)
+                s->heat[i] = vqx_cambi_heat(gain, s->contrast[i]);
+            const int err = vqx_cambi_write_heatmap(s, scale, w, h, frame, s->heat, sink);
             if (err) return err;
         }
-        sum += vqx_mean_of_top(s->contrast, (int)(w * h), s->pool_topk) * scale_weights[scale];
+        mean[scale] = vqx_mean_of_top(s->contrast, (int)(w * h), s->pool_topk);
     }
-    *score = sum / (g->window * g->window);
+    *score = vqx_cambi_score(g, mean);
     return 0;
 }
 
@@ -625,17 +610,14 @@ static int score_picture(CambiState *s, const VqxPicture *pic, const CambiGeomet
                          bool heatmaps, unsigned frame, VqxSink *sink, double *score)
 {
     const bool hbd = s->bpc > 8;
-    if (s->bpc != 8 && s->bpc != 16) {
-        const unsigned peak = (1u << s->bpc) - 1;
-        const unsigned max = (hbd ? vqx_cambi_plane_max_16bpc : vqx_cambi_plane_max_8bpc)(
-            pic->data[0], pic->stride[0], pic->w[0], pic->h[0]);
-        if (max > peak)
-            return vqx_fail(sink, -EINVAL, "cambi: frame %u has luma %u, above the %u-bit maximum %u",
-                            frame, max, s->bpc, peak);
+    if (vqx_cambi_needs_peak_check(s)) {
+        const int err = vqx_cambi_check_peak(s, vqx_cambi_plane_max_16bpc(
+            pic->data[0], pic->stride[0], pic->w[0], pic->h[0]), frame, sink);
+        if (err) return err;
     }
     (hbd ? vqx_cambi_load_10bit_16bpc : vqx_cambi_load_10bit_8bpc)(
         pic->data[0], pic->stride[0], s->bpc, g->rows, g->cols, g->w, g->h, s->image);
-    if (s->smooth) smooth_2x2(s->image, g->w, g->h);
+    if (s->smooth) vqx_cambi_smooth_2x2(s->image, g->w, g->h);
     return score_image(s, g, heatmaps, frame, sink, score);
 }
 
@@ -646,43 +628,37 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     double dis_score, src_score;
     int err = score_picture(s, dis, &s->dis, s->heatmaps_path, frame, sink, &dis_score);
     if (err) return err;
-    err = vqx_emit(sink, KEY_CAMBI, frame, dis_score < s->max_val ? dis_score : s->max_val);
+    err = vqx_cambi_emit_distorted(s, frame, dis_score, sink);
     if (err || !s->full_ref) return err;
-
     err = score_picture(s, ref, &s->src, false, frame, sink, &src_score);
-    if (err) return err;
-    const double excess = dis_score - src_score < 0 ? 0.0 : dis_score - src_score;
-    err = vqx_emit(sink, KEY_SOURCE, frame, src_score < s->max_val ? src_score : s->max_val);
-    return err ? err : vqx_emit(sink, KEY_FULL_REFERENCE, frame, excess < s->max_val ? excess : s->max_val);
+    return err ? err : vqx_cambi_emit_full_ref(s, frame, dis_score, src_score, sink);
 }
 
-static void close_cambi(void *priv)
+void vqx_cambi_close(void *priv)
 {
     CambiState *s = priv;
-    free(s->dis.rows);
-    free(s->dis.cols);
-    free(s->src.rows);
-    free(s->src.cols);
-    free(s->image);
-    free(s->mask);
-    free(s->contrast);
-    free(s->hist);
-    free(s->mode_rows);
-    free(s->flat_rows);
-    free(s->flat_cols);
-    free(s->heat_row);
-    for (unsigned i = 0; i < N_SCALES; i++)
+    void *const buffers[] = { s->dis.rows, s->dis.cols, s->src.rows, s->src.cols, s->image,
+                              s->mask, s->contrast, s->hist, s->mode_rows, s->flat_rows,
+                              s->flat_cols, s->heat };
+    for (unsigned i = 0; i < sizeof(buffers) / sizeof(buffers[0]); i++) free(buffers[i]);
+    s->dis.rows = s->dis.cols = s->src.rows = s->src.cols = NULL;
+    s->image = s->mode_rows = s->heat = s->hist = NULL;
+    s->mask = s->flat_rows = s->flat_cols = NULL;
+    s->contrast = NULL;
+    for (unsigned i = 0; i < CAMBI_SCALES; i++) {
         if (s->heatmaps[i]) fclose(s->heatmaps[i]);
+        s->heatmaps[i] = NULL;
+    }
 }
 
 const VqxFeatureExtractor vqx_fex_cambi = {
     .name = "cambi",
     .backend = VQX_BACKEND_CPU,
-    .keys = keys,
-    .unsuffixed_keys = 1u << 1 | 1u << 2, /* cambi_source, cambi_full_reference */
-    .options = options,
+    .keys = vqx_cambi_keys,
+    .unsuffixed_keys = CAMBI_UNSUFFIXED_KEYS,
+    .options = vqx_cambi_options,
     .state_size = sizeof(CambiState),
     .init = init,
     .extract = extract,
-    .close = close_cambi,
+    .close = vqx_cambi_close,
 };

@@ -16,13 +16,10 @@ void BF(vqx_cambi_load_10bit)(const void *data, ptrdiff_t stride, unsigned bpc,
                               const unsigned *rows, const unsigned *cols,
                               unsigned out_w, unsigned out_h, uint16_t *out)
 {
-    const unsigned up = bpc < 10 ? 10 - bpc : 0;
-    const unsigned down = bpc > 10 ? bpc - 10 : 0;
-    const unsigned half = down ? 1u << (down - 1) : 0;
     for (unsigned y = 0; y < out_h; y++) {
         const pixel *in = PIXEL_ROW(pixel, data, stride, rows[y]);
         uint16_t *o = out + (size_t)y * out_w;
         for (unsigned x = 0; x < out_w; x++)
-            o[x] = (uint16_t)((((unsigned)in[cols[x]] << up) + half) >> down);
+            o[x] = vqx_cambi_to_10bit(in[cols[x]], bpc);
     }
 }

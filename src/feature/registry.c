@@ -28,6 +28,7 @@ extern const VqxFeatureExtractor vqx_fex_vif_cuda;
 extern const VqxFeatureExtractor vqx_fex_adm_cuda;
 extern const VqxFeatureExtractor vqx_fex_speed_chroma_cuda;
 extern const VqxFeatureExtractor vqx_fex_speed_temporal_cuda;
+extern const VqxFeatureExtractor vqx_fex_cambi_cuda;
 #endif
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
@@ -54,6 +55,7 @@ static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_adm_cuda,
     &vqx_fex_speed_chroma_cuda,
     &vqx_fex_speed_temporal_cuda,
+    &vqx_fex_cambi_cuda,
 #endif
     NULL
 };
