@@ -9,7 +9,10 @@ every aggregate as doubles (NaN equal to NaN). Inputs: every clip pair of
 random planes at 8, 10, 12 and 16 bits, noisy copies, flat planes, every
 chroma format, odd sizes, the smallest frames each feature accepts, and
 3840x2160. Each input runs with every twin at default options (VMAF's model
-included) and with their other options.
+included) and with their other options, where its size suits them; the
+vmaf_v1.0.16 models run on the inputs large enough for cambi and SpEED.
+Then cambi's failure on luma above the peak must read the same on both
+backends, and its heatmap files must be equal.
 
 Prints one line per run and a table; exits 0 when nothing differs, 1 on
 any difference, 77 (meson's skip) without a CUDA device.
@@ -67,10 +70,19 @@ CAMBI_OPTIONS = [
     ":cambi_max_val=17",
     "cambi=max_log_contrast=5:eotf=pq:tvi_threshold=0.05",
     "cambi=max_log_contrast=0:topk=0.2:window_size=45",
-    "cambi=enc_bitdepth=8:cambi_topk=0.9:window_size=127",
+    "cambi=enc_bitdepth=8:cambi_topk=0.9:window_size=63",
     "cambi=enc_width=240:enc_height=180:enc_bitdepth=10",
     "cambi=full_ref=true:src_width=320:src_height=240:topk=1",
     "cambi=cambi_high_res_speedup=1440:cambi_eotf=pq:topk=0.0001",
+    "cambi=max_log_contrast=0:topk=0.1",
+    "cambi=max_log_contrast=5:eotf=pq:cambi_topk=1.0",
+    "cambi=cambi_eotf=pq:tvi_threshold=0.0001",
+    "cambi=tvi_threshold=1.0:cambi_max_val=0.5:full_ref=true",
+    "cambi=enc_bitdepth=8:window_size=15",
+    "cambi=enc_bitdepth=16:max_log_contrast=3:cambi_vis_lum_threshold=20",
+    "cambi=cambi_high_res_speedup=2160",
+    "cambi=full_ref=true:enc_width=1920:enc_height=1080",
+    "cambi=full_ref=true:enc_width=220:enc_height=200:src_width=320:src_height=240",
 ]
 V1_MODELS = ["version=vmaf_v1.0.16_" + m for m in (
     "3d0h", "3d0h_2160", "5d0h", "1d5h_2160", "hfr_3d0h", "hfr_3d0h_2160", "hfr_5d0h",
@@ -270,15 +282,68 @@ GENERATED = [
      "speed temporal"),
     ("smallest for cambi 216x1", 216, 1, "420", 8, 3, "random", "noisy", "cambi"),
     ("smallest for cambi 1x216", 1, 216, "420", 10, 3, "random", "noisy", "cambi"),
+    ("ramp 10-bit odd 241x217", 241, 217, "420", 10, 3, "ramp", "noisy", "cambi all"),
+    ("ramp 12-bit 216x150", 216, 150, "420", 12, 3, "ramp", "coarse ramp", "cambi all"),
+    ("ramp 16-bit 320x240", 320, 240, "420", 16, 3, "ramp", "noisy", "cambi all"),
+    ("ramp 8-bit 216x16", 216, 16, "420", 8, 3, "ramp", "coarse ramp", "cambi all"),
+    ("ramp 8-bit 16x216", 16, 216, "420", 8, 3, "ramp", "noisy", "cambi all"),
     ("banded ramp 8-bit 3840x2160", 3840, 2160, "420", 8, 3, "ramp", "coarse ramp", "v1"),
+    ("noisy ramp 10-bit 3840x2160", 3840, 2160, "420", 10, 2, "ramp", "noisy", "v1"),
     ("banded ramp 10-bit 1920x1080", 1920, 1080, "420", 10, 3, "ramp", "coarse ramp", "v1"),
     ("banded ramp 8-bit 1280x720", 1280, 720, "420", 8, 3, "ramp", "coarse ramp", "v1"),
 ]
 # the banded ramps: the features of the v1 models, with every set of cambi
 V1_SETS = ("cambi", "cambi options", "v1 models")
+CAMBI_SETS = ("cambi", "cambi options")
 SMALL = {"small16": (["psnr=enable_mse=true", "motion=debug=true", "vif=debug=true"], []),
          "small3": (["psnr=enable_mse=true", "motion=debug=true",
                      "motion=motion_five_frame_window=true"], [])}
+
+
+def above_peak_clip(path, w, h, frames, bad_frame):
+    """10-bit 4:2:0 ramps with one luma sample of 1100 in frame bad_frame."""
+    with open(path, "wb") as f:
+        for frame in range(frames):
+            luma = bytearray(ramp(w, h, 10, frame, 40))
+            if frame == bad_frame:
+                at = 2 * (w * (h // 2) + w // 2)
+                luma[at:at + 2] = (1100).to_bytes(2, "little")
+            f.write(bytes(luma))
+            cw, ch = chroma_size(w, h, "420")
+            f.write(samples(2 * cw * ch, 10, 512))
+
+
+def extra_checks(vqx, tmp):
+    """Cambi's failures on luma above the bit depth's peak must read the same
+    on both backends, and its heatmap files must be equal. Yields (name,
+    difference or "")."""
+    w, h = 320, 240
+    geometry = ["-w", str(w), "-h", str(h), "-p", "420", "-b", "10"]
+    good, bad = os.path.join(tmp, "peak-good.yuv"), os.path.join(tmp, "peak-bad.yuv")
+    above_peak_clip(good, w, h, 3, -1)
+    above_peak_clip(bad, w, h, 3, 1)
+    for name, ref, dis, feature in (("cambi above peak in dis", good, bad, "cambi"),
+                                    ("cambi above peak in ref, full_ref", bad, good,
+                                     "cambi=full_ref=true")):
+        seen = {}
+        for backend in ("cpu", "cuda"):
+            proc, _, _ = run_vqx(vqx, ["-r", ref, "-d", dis] + geometry, [feature], [], backend,
+                                 [], os.path.join(tmp, "peak.json"))
+            seen[backend] = (proc.returncode, proc.stderr.strip())
+        diff = "" if seen["cpu"] == seen["cuda"] and seen["cpu"][0] else \
+            f"cpu {seen['cpu']} cuda {seen['cuda']}"
+        yield name, diff
+    files = {}
+    for backend in ("cpu", "cuda"):
+        folder = os.path.join(tmp, "heatmaps-" + backend)
+        proc, _, _ = run_vqx(vqx, ["-r", good, "-d", good] + geometry,
+                             ["cambi=heatmaps_path=" + folder], [], backend, [],
+                             os.path.join(tmp, "heat.json"))
+        files[backend] = {n: open(os.path.join(folder, n), "rb").read()
+                          for n in sorted(os.listdir(folder))} if proc.returncode == 0 else None
+    same_files = files["cpu"] and files["cpu"] == files["cuda"]
+    yield "cambi heatmaps", "" if same_files else \
+        f"files differ: {sorted(files['cpu'] or [])} vs {sorted(files['cuda'] or [])}"
 
 
 def device_present(vqx, tmp):
@@ -334,8 +399,8 @@ def main():
             continue
         if sets in SMALL:
             runs = {sets: SMALL[sets]}
-        elif sets == "v1":
-            runs = {k: SETS[k] for k in V1_SETS}
+        elif sets in ("v1", "cambi all"):
+            runs = {k: SETS[k] for k in (V1_SETS if sets == "v1" else CAMBI_SETS)}
         elif sets:
             runs = {sets: SETS[sets]}
         else:
@@ -368,6 +433,12 @@ def main():
             rows.append((name, set_name, frames, n, diff))
             print(f"{'FAIL' if diff else 'ok  '} {name} [{set_name}]: {frames} frames, {n} values, "
                   f"{diff} differ{': ' + first if first else ''}", flush=True)
+
+    if not args.only:
+        for name, diff in extra_checks(args.vqx, tmp):
+            failures += bool(diff)
+            rows.append((name, "cambi", 3, 1, 1 if diff else 0))
+            print(f"{'FAIL' if diff else 'ok  '} {name}{': ' + diff if diff else ''}", flush=True)
 
     print()
     print("| input | features | frames | values compared | differences |")
