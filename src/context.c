@@ -312,6 +312,16 @@ int vqx_use_model(VqxContext *ctx, const char *spec)
     VqxModel *model = NULL;
     int ret = vqx_model_load(&model, spec, ctx->error, sizeof(ctx->error));
     if (ret) return ret;
+    /* two models of one name would write one score key */
+    const char *name = vqx_model_output_name(model, 0);
+    for (unsigned i = 0; i < ctx->n_predictors; i++) {
+        const char *taken = vqx_model_output_name(ctx->predictors[i].model, 0);
+        if (!strcmp(taken, name)) {
+            vqx_model_free(&model);
+            return set_error(ctx, -EINVAL, "model %s: a model named '%s' is already loaded; "
+                             "each model needs its own name (name=...)", spec, taken);
+        }
+    }
 
     Predictor *ps = realloc(ctx->predictors, (ctx->n_predictors + 1) * sizeof(*ps));
     if (!ps) {

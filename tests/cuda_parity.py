@@ -84,7 +84,7 @@ CAMBI_OPTIONS = [
     "cambi=full_ref=true:enc_width=1920:enc_height=1080",
     "cambi=full_ref=true:enc_width=220:enc_height=200:src_width=320:src_height=240",
 ]
-V1_MODELS = ["version=vmaf_v1.0.16_" + m for m in (
+V1_MODELS = [f"version=vmaf_v1.0.16_{m}:name=vmaf_{m}" for m in (
     "3d0h", "3d0h_2160", "5d0h", "1d5h_2160", "hfr_3d0h", "hfr_3d0h_2160", "hfr_5d0h",
     "hfr_1d5h_2160")]
 SETS = {"defaults": (DEFAULTS, ["version=vmaf_v0.6.1"]), "options": (OPTIONS, []),

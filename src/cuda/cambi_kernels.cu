@@ -289,8 +289,10 @@ extern "C" unsigned vqx_cuda_cambi_contrast_columns(unsigned band_size, unsigned
     const size_t bytes = contrast_smem(band_size, pad, columns);
     *status = 0;
     if (bytes > CONTRAST_SMEM_MAX) return 0; /* cannot happen: band <= 1056, pad <= 32 */
+    /* The attribute is the kernel's, shared by every cambi instance of the
+     * process: allow the most any of them uses, not this one's need. */
     *status = (int)cudaFuncSetAttribute(contrast, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)bytes);
+                                        CONTRAST_SMEM_MAX);
     return *status ? 0 : columns;
 }
 

@@ -363,8 +363,9 @@ static int capture(VqxDevice *dev, unsigned s, const VqxFrameFormat *fmt)
                              "cudaStreamWaitEvent");
     }
     cudaGraph_t graph = NULL;
-    const int end = fail(dev, cudaStreamEndCapture(dev->compute, &graph), "cudaStreamEndCapture");
-    if (!ret) ret = end;
+    /* ends the capture in any case; the first failure keeps its message */
+    const cudaError_t end = cudaStreamEndCapture(dev->compute, &graph);
+    if (!ret) ret = fail(dev, end, "cudaStreamEndCapture");
     if (!ret) ret = fail(dev, cudaGraphInstantiate(&dev->graph[s], graph, 0), "cudaGraphInstantiate");
     if (graph) cudaGraphDestroy(graph);
     return ret;
