@@ -80,7 +80,11 @@ int vqx_collector_put(VqxCollector *c, unsigned id, unsigned frame, double value
     pthread_mutex_lock(&c->lock);
     VqxKeySeries *k = &c->keys[id];
     int ret = grow(k, frame);
-    if (!ret) {
+    /* a second writer of the same value (e.g. adm=debug=true beside a
+     * model's adm) changes nothing; of another value, it fails */
+    if (!ret && k->written[frame])
+        ret = memcmp(&k->value[frame], &value, sizeof(value)) ? -EEXIST : 0;
+    else if (!ret) {
         k->value[frame] = value;
         k->written[frame] = 1;
         if (frame >= c->n_frames) c->n_frames = frame + 1;

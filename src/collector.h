@@ -29,6 +29,7 @@ void vqx_collector_free(VqxCollector *c);
 /* Id of the key `name`, registering it when new. */
 int vqx_collector_key(VqxCollector *c, const char *name, unsigned *id);
 int vqx_collector_find(const VqxCollector *c, const char *name);
+/* -EEXIST when the frame's value is already written, with another value. */
 int vqx_collector_put(VqxCollector *c, unsigned id, unsigned frame, double value);
 /* false when not written (yet) */
 bool vqx_collector_get(VqxCollector *c, unsigned id, unsigned frame, double *value);

@@ -150,7 +150,16 @@ const char *vqx_last_error(const VqxContext *ctx)
 
 int vqx_emit(VqxSink *sink, unsigned key, unsigned frame, double value)
 {
-    return vqx_collector_put(&sink->ctx->collector, sink->feature->key_ids[key], frame, value);
+    const unsigned id = sink->feature->key_ids[key];
+    const int ret = vqx_collector_put(&sink->ctx->collector, id, frame, value);
+    /* Another instance wrote another value (e.g. two cambi with full_ref:
+     * no option names cambi_source): the result would depend on the order
+     * of writes, so the run fails, as libvmaf's does. */
+    if (ret == -EEXIST)
+        return vqx_fail(sink, ret, "its key '%s' is already written, with another value, by "
+                        "another requested feature",
+                        sink->ctx->collector.keys[id].name);
+    return ret;
 }
 
 int vqx_emit_aggregate(VqxSink *sink, const char *name, double value)

@@ -256,6 +256,9 @@ bad(["-r", REF, "-d", DIS, "--feature", "psnr=enable_mse=maybe"], 2, "true or fa
 bad(["-r", REF, "-d", DIS, "-m", "version=vmaf_v9"], 2, "vmaf_v0.6.1", "unknown model lists the models")
 bad(["-r", REF, "-d", DIS, "-m", "version=vmaf_v0.6.1", "-m", "version=vmaf_v0.6.1neg"], 2,
     "a model named 'vmaf' is already loaded", "two models of one name (one score key)")
+bad(["-r", REF, "-d", DIS, "-n", "--feature", "cambi=full_ref=true", "--feature",
+     "cambi=full_ref=true:topk=0.2"], 1, "its key 'cambi_source' is already written, with another value",
+    "two features writing one key with other values")
 bad(["-r", REF, "-d", DIS, "-m", "path=" + tmp("none.json")], 2, "none.json", "missing model file")
 bad(["-r", REF, "-d", DIS, "--aom_ctc", "v9.0"], 2, "v7.0", "unknown preset version")
 bad(["-r", REF, "-d", DIS, "--backend", "opencl"], 2, "cpu", "unknown backend")

@@ -64,7 +64,9 @@ SPEED_OPTIONS = [
     "speed_temporal=speed_prescale=0.8:speed_prescale_method=bicubic:speed_max_val=1",
     "speed_temporal=speed_kernelscale=1.5:speed_prescale=0.6:speed_prescale_method=bilinear",
 ]
-CAMBI = ["cambi", "cambi=full_ref=true"]
+CAMBI = ["cambi=full_ref=true"]  # cambi's own key and the full-reference ones
+# One instance with full_ref a run: its cambi_source and cambi_full_reference
+# keys carry no option suffix, so two would collide (refused).
 CAMBI_OPTIONS = [
     "cambi=full_ref=true:cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06"
     ":cambi_max_val=17",
@@ -72,18 +74,23 @@ CAMBI_OPTIONS = [
     "cambi=max_log_contrast=0:topk=0.2:window_size=45",
     "cambi=enc_bitdepth=8:cambi_topk=0.9:window_size=63",
     "cambi=enc_width=240:enc_height=180:enc_bitdepth=10",
-    "cambi=full_ref=true:src_width=320:src_height=240:topk=1",
     "cambi=cambi_high_res_speedup=1440:cambi_eotf=pq:topk=0.0001",
     "cambi=max_log_contrast=0:topk=0.1",
     "cambi=max_log_contrast=5:eotf=pq:cambi_topk=1.0",
     "cambi=cambi_eotf=pq:tvi_threshold=0.0001",
-    "cambi=tvi_threshold=1.0:cambi_max_val=0.5:full_ref=true",
     "cambi=enc_bitdepth=8:window_size=15",
     "cambi=enc_bitdepth=16:max_log_contrast=3:cambi_vis_lum_threshold=20",
     "cambi=cambi_high_res_speedup=2160",
+]
+# the other full_ref variants, one a run, on the inputs of FULL_REF_INPUTS
+CAMBI_FULL_REF = [
+    "cambi=full_ref=true:src_width=320:src_height=240:topk=1",
+    "cambi=tvi_threshold=1.0:cambi_max_val=0.5:full_ref=true",
     "cambi=full_ref=true:enc_width=1920:enc_height=1080",
     "cambi=full_ref=true:enc_width=220:enc_height=200:src_width=320:src_height=240",
 ]
+FULL_REF_INPUTS = ("deb_cockatoo_x264_150k_1280x720_8f_420p8", "nf_src01_576x324_3f_420p10le",
+                   "ramp 10-bit odd", "ramp 8-bit 16x216", "banded ramp 8-bit 3840x2160")
 V1_MODELS = [f"version=vmaf_v1.0.16_{m}:name=vmaf_{m}" for m in (
     "3d0h", "3d0h_2160", "5d0h", "1d5h_2160", "hfr_3d0h", "hfr_3d0h_2160", "hfr_5d0h",
     "hfr_1d5h_2160")]
@@ -91,6 +98,7 @@ SETS = {"defaults": (DEFAULTS, ["version=vmaf_v0.6.1"]), "options": (OPTIONS, []
         "speed": (SPEED, []), "speed options": (SPEED_OPTIONS, []),
         "speed temporal": (["speed_temporal"], []),
         "cambi": (CAMBI, []), "cambi options": (CAMBI_OPTIONS, []),
+        **{f"cambi full_ref {i + 1}": ([o], []) for i, o in enumerate(CAMBI_FULL_REF)},
         "v1 models": ([], V1_MODELS)}
 
 
@@ -404,7 +412,10 @@ def main():
         elif sets:
             runs = {sets: SETS[sets]}
         else:
-            runs = {k: v for k, v in SETS.items() if applies(k, *geometry)}
+            runs = {k: v for k, v in SETS.items()
+                    if applies(k, *geometry) and not k.startswith("cambi full_ref")}
+        if any(tag in name for tag in FULL_REF_INPUTS):
+            runs.update({k: v for k, v in SETS.items() if k.startswith("cambi full_ref")})
         variants = [(k, v, []) for k, v in runs.items()]
         if "defaults" in runs and name.startswith("nf_src01_q_"):
             variants.append(("defaults subsample 3", runs["defaults"], ["--subsample", "3"]))
