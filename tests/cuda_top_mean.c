@@ -54,11 +54,11 @@ static float contrast(unsigned zero_percent, unsigned most)
     return (float)(w * (int)(p0 * p1)) * reciprocal[p0 + p1];
 }
 
-enum Content { CAMBI, CAMBI_BIG, CAMBI_SCALED, CAMBI_SMALL, TIES, SORTED, REVERSED, EQUAL, ZERO, TINY, MIXED,
-               N_CONTENTS };
+enum Content { CAMBI, CAMBI_BIG, CAMBI_SCALED, CAMBI_SMALL, TIES, SORTED, REVERSED, EQUAL, ZERO,
+               TINY, MIXED, N_CONTENTS };
 static const char *const content_name[N_CONTENTS] = {
-    "cambi", "cambi-big-sums", "cambi-x65536", "cambi-small", "ties", "sorted", "reversed", "equal", "zero",
-    "tiny", "mixed-magnitudes" };
+    "cambi", "cambi-big-sums", "cambi-x65536", "cambi-small", "ties", "sorted", "reversed",
+    "equal", "zero", "tiny", "mixed-magnitudes" };
 
 static void fill(float *v, unsigned n, enum Content c)
 {

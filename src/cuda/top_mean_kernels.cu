@@ -254,8 +254,8 @@ __global__ void swap_stops(float *v, unsigned k, TopMeanState *st, const unsigne
 }
 
 /* The remaining rounds, in one block. */
-__global__ void finish_rounds(float *v, unsigned k, TopMeanState *st, unsigned *left,
-                              unsigned *right)
+__global__ void __launch_bounds__(ONE_BLOCK)
+finish_rounds(float *v, unsigned k, TopMeanState *st, unsigned *left, unsigned *right)
 {
     __shared__ int lo, hi;
     if (!threadIdx.x) {
@@ -341,8 +341,9 @@ __device__ inline void block_prefix(unsigned long long &lo, unsigned long long &
 /* One block: where the exact prefix of chunks ends, and each chunk's
  * binade: e such that every running sum through the chunk lies in
  * [2^e, 2^(e+1)) units, whatever the rounding so far (NO_STEP: not sure). */
-__global__ void scan_chunks(unsigned k, TopMeanState *st, const unsigned long long *chunk_lo,
-                            const unsigned long long *chunk_hi, int *binade)
+__global__ void __launch_bounds__(ONE_BLOCK)
+scan_chunks(unsigned k, TopMeanState *st, const unsigned long long *chunk_lo,
+            const unsigned long long *chunk_hi, int *binade)
 {
     const unsigned chunks = chunk_count(k), per = (chunks + blockDim.x - 1) / blockDim.x;
     const unsigned a = min(chunks, threadIdx.x * per), b = min(chunks, a + per);
@@ -437,8 +438,9 @@ __device__ inline double pick(double2 d, double sum)
  * of warp 0 a group of 32 runs; warp 0 then applies them in order from the
  * exact sum, going down to runs and chunks where there is no one step, and
  * adding value by value where a chunk has none. *mean = sum / k. */
-__global__ void compose(const float *v, unsigned k, const TopMeanState *st, const int *binade,
-                        const double2 *step, double *mean)
+__global__ void __launch_bounds__(ONE_BLOCK)
+compose(const float *v, unsigned k, const TopMeanState *st, const int *binade, const double2 *step,
+        double *mean)
 {
     __shared__ Step run[ONE_BLOCK], group[32];
     __shared__ float values[CHUNK];
