@@ -205,10 +205,10 @@ int main(int argc, char **argv)
     if (1920 * 1080 < largest) check_graph(1920 * 1080, 0.6);
     check_graph(largest, 0.6);
 
-    cudaFree(dev_values);
-    cudaFree(dev_pristine);
-    cudaFree(dev_scratch);
-    cudaFree(dev_mean);
+    CU(cudaFree(dev_values));
+    CU(cudaFree(dev_pristine));
+    CU(cudaFree(dev_scratch));
+    CU(cudaFree(dev_mean));
     free(host_cpu);
     free(host_dev);
     return check_report();
