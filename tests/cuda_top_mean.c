@@ -54,11 +54,11 @@ static float contrast(unsigned zero_percent, unsigned most)
     return (float)(w * (int)(p0 * p1)) * reciprocal[p0 + p1];
 }
 
-enum Content { CAMBI, CAMBI_BIG, CAMBI_SCALED, CAMBI_SMALL, TIES, SORTED, REVERSED, EQUAL, ZERO, TINY, MIXED,
-               N_CONTENTS };
+enum Content { CAMBI, CAMBI_BIG, CAMBI_SCALED, CAMBI_SMALL, TIES, SORTED, REVERSED, EQUAL, ZERO,
+               TINY, MIXED, N_CONTENTS };
 static const char *const content_name[N_CONTENTS] = {
-    "cambi", "cambi-big-sums", "cambi-x65536", "cambi-small", "ties", "sorted", "reversed", "equal", "zero",
-    "tiny", "mixed-magnitudes" };
+    "cambi", "cambi-big-sums", "cambi-x65536", "cambi-small", "ties", "sorted", "reversed",
+    "equal", "zero", "tiny", "mixed-magnitudes" };
 
 static void fill(float *v, unsigned n, enum Content c)
 {
@@ -205,10 +205,10 @@ int main(int argc, char **argv)
     if (1920 * 1080 < largest) check_graph(1920 * 1080, 0.6);
     check_graph(largest, 0.6);
 
-    cudaFree(dev_values);
-    cudaFree(dev_pristine);
-    cudaFree(dev_scratch);
-    cudaFree(dev_mean);
+    CU(cudaFree(dev_values));
+    CU(cudaFree(dev_pristine));
+    CU(cudaFree(dev_scratch));
+    CU(cudaFree(dev_mean));
     free(host_cpu);
     free(host_dev);
     return check_report();

@@ -134,34 +134,31 @@ __device__ inline void list_stops(const float *v, float p, unsigned a, unsigned 
 }
 
 /* Hoare's loop swaps the m-th left stop L_m with the m-th right stop from
- * the right, R_m = right[nr - 1 - m], while L_m <= R_m. The thread of the
- * last pair that swaps (of m = 0 when none does) finds where the scans
- * stopped, i and j, and narrows [lo, hi] as quick_select does. */
+ * the right, R_m = right[nr - 1 - m], while L_m <= R_m (at least once:
+ * position k stops both scans). The thread of the last pair that swaps
+ * finds where the scans stopped, i and j, and narrows [lo, hi] as
+ * quick_select does. */
 __device__ inline void swap_pair(float *v, unsigned k, int *lo, int *hi, const unsigned *left,
                                  const unsigned *right, unsigned nl, unsigned nr, unsigned m)
 {
     const long long l = left[m], r = right[nr - 1 - m];
+    if (l > r) return;
+    const float t = v[l];
+    v[l] = v[r];
+    v[r] = t;
+    /* the next stops; a missing one lies beyond the other scan's */
+    const long long next_l = m + 1 < nl ? (long long)left[m + 1] : 1ll << 40;
+    const long long next_r = m + 1 < nr ? (long long)right[nr - 2 - m] : -(1ll << 40);
+    if (next_l <= next_r) return; /* not the last pair */
     long long i, j;
-    if (l <= r) {
-        const float t = v[l];
-        v[l] = v[r];
-        v[r] = t;
-        /* the next stops; a missing one lies beyond the other scan's */
-        const long long next_l = m + 1 < nl ? (long long)left[m + 1] : 1ll << 40;
-        const long long next_r = m + 1 < nr ? (long long)right[nr - 2 - m] : -(1ll << 40);
-        if (next_l <= next_r) return; /* not the last pair */
-        if (r - l <= 1) {
-            i = l + 1;
-            j = r - 1;
-        } else {
-            /* the left scan meets the swapped R_m, the right one L_m */
-            i = next_l < r ? next_l : r;
-            j = next_r > l ? next_r : l;
-        }
+    if (r - l <= 1) {
+        /* the i++, j-- of this swap end the loop */
+        i = l + 1;
+        j = r - 1;
     } else {
-        if (m) return;
-        i = l;
-        j = r;
+        /* the left scan meets the swapped R_m at the latest, the right one L_m */
+        i = next_l < r ? next_l : r;
+        j = next_r > l ? next_r : l;
     }
     if (j < (long long)k) *lo = (int)i;
     if ((long long)k < i) *hi = (int)j;
@@ -254,8 +251,8 @@ __global__ void swap_stops(float *v, unsigned k, TopMeanState *st, const unsigne
 }
 
 /* The remaining rounds, in one block. */
-__global__ void finish_rounds(float *v, unsigned k, TopMeanState *st, unsigned *left,
-                              unsigned *right)
+__global__ void __launch_bounds__(ONE_BLOCK)
+finish_rounds(float *v, unsigned k, TopMeanState *st, unsigned *left, unsigned *right)
 {
     __shared__ int lo, hi;
     if (!threadIdx.x) {
@@ -341,8 +338,9 @@ __device__ inline void block_prefix(unsigned long long &lo, unsigned long long &
 /* One block: where the exact prefix of chunks ends, and each chunk's
  * binade: e such that every running sum through the chunk lies in
  * [2^e, 2^(e+1)) units, whatever the rounding so far (NO_STEP: not sure). */
-__global__ void scan_chunks(unsigned k, TopMeanState *st, const unsigned long long *chunk_lo,
-                            const unsigned long long *chunk_hi, int *binade)
+__global__ void __launch_bounds__(ONE_BLOCK)
+scan_chunks(unsigned k, TopMeanState *st, const unsigned long long *chunk_lo,
+            const unsigned long long *chunk_hi, int *binade)
 {
     const unsigned chunks = chunk_count(k), per = (chunks + blockDim.x - 1) / blockDim.x;
     const unsigned a = min(chunks, threadIdx.x * per), b = min(chunks, a + per);
@@ -437,8 +435,9 @@ __device__ inline double pick(double2 d, double sum)
  * of warp 0 a group of 32 runs; warp 0 then applies them in order from the
  * exact sum, going down to runs and chunks where there is no one step, and
  * adding value by value where a chunk has none. *mean = sum / k. */
-__global__ void compose(const float *v, unsigned k, const TopMeanState *st, const int *binade,
-                        const double2 *step, double *mean)
+__global__ void __launch_bounds__(ONE_BLOCK)
+compose(const float *v, unsigned k, const TopMeanState *st, const int *binade, const double2 *step,
+        double *mean)
 {
     __shared__ Step run[ONE_BLOCK], group[32];
     __shared__ float values[CHUNK];
