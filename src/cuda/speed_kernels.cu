@@ -189,6 +189,12 @@ demean_planes(VqxCudaSpeedFilters f, Dims d, const float *dec, float *demeaned)
 
 /* ---- covariance ---- */
 
+/* The CPU sums the covariance in double: so does the device, in fp64, which
+ * the H200 runs fast. The one place to change for a GPU without fast fp64
+ * (exact float pairs with the same rounding); the few double steps of the
+ * linear algebra are in speed_linalg.h, shared with the CPU. */
+typedef double cov_real;
+
 /* Terms loaded ahead of a sequential sum: their loads and products do not
  * wait on the sum, which adds them in order. */
 #define COV_BATCH 8
@@ -236,23 +242,23 @@ covariance_planes(Dims d, const float *demeaned, float *cov_out)
     const int y = k - x * (x + 1) / 2;
     const float *bx = dec + (x / SPEED_BLOCK) * w + x % SPEED_BLOCK;
     const float *by = dec + (y / SPEED_BLOCK) * w + y % SPEED_BLOCK;
-    const double mx = mean[x], my = mean[y];
-    double acc = 0;
+    const cov_real mx = mean[x], my = mean[y];
+    cov_real acc = 0;
     for (unsigned i = 0; i < ch; i++) {
         const float *rx = bx + i * w, *ry = by + i * w;
         unsigned j = 0;
         for (; j + COV_BATCH <= cw; j += COV_BATCH) {
-            double term[COV_BATCH];
+            cov_real term[COV_BATCH];
 #pragma unroll
             for (int b = 0; b < COV_BATCH; b++)
-                term[b] = ((double)rx[j + b] - mx) * ((double)ry[j + b] - my);
+                term[b] = ((cov_real)rx[j + b] - mx) * ((cov_real)ry[j + b] - my);
 #pragma unroll
             for (int b = 0; b < COV_BATCH; b++) acc += term[b];
         }
         for (; j < cw; j++)
-            acc += ((double)rx[j] - mx) * ((double)ry[j] - my);
+            acc += ((cov_real)rx[j] - mx) * ((cov_real)ry[j] - my);
     }
-    const float v = acc / (double)n;
+    const float v = acc / (cov_real)n;
     cov_out[p * N * N + x * N + y] = v;
     cov_out[p * N * N + y * N + x] = v;
 }
