@@ -22,15 +22,11 @@
 #include <cuda_runtime_api.h>
 
 #include "check.h"
+#include "cuda_check.h"
 #include "cuda/cambi_kernels.h"
 #include "feature/cambi.h"
 #include "feature/registry.h"
 #include "options.h"
-
-#define CU(call) do { const cudaError_t e_ = (call); if (e_) { \
-    printf("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-    exit(1); } } while (0)
-#define CU_LAUNCH(call) do { CU((cudaError_t)(call)); CU(cudaDeviceSynchronize()); } while (0)
 
 /* Extra samples at the end of each device input row: the kernels take a pitch. */
 #define PITCH_PAD 5
@@ -84,29 +80,6 @@ static void fill(VqxPicture *p, enum Content c)
             else ((uint16_t *)row)[x] = (uint16_t)v;
         }
     }
-}
-
-static void *dev_alloc(size_t bytes)
-{
-    void *p = NULL;
-    CU(cudaMalloc(&p, bytes ? bytes : 1));
-    CU(cudaMemset(p, 0xA5, bytes)); /* poison: every compared value must be written */
-    return p;
-}
-
-static void *dev_upload(const void *src, size_t bytes)
-{
-    void *d = dev_alloc(bytes);
-    CU(cudaMemcpy(d, src, bytes, cudaMemcpyHostToDevice));
-    return d;
-}
-
-static void *host_copy(const void *dev, size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) exit(1);
-    CU(cudaMemcpy(p, dev, bytes, cudaMemcpyDeviceToHost));
-    return p;
 }
 
 /* Differences of two arrays of `size`-byte values; reports the first. */

@@ -28,6 +28,7 @@
 #include <cuda_runtime_api.h>
 
 #include "check.h"
+#include "cuda_check.h"
 #include "cuda/adm_twin.h"
 #include "cuda/kernels.h"
 #include "feature/adm_fixed.h"
@@ -36,12 +37,6 @@
 #include "feature/registry.h"
 #include "feature/vif.h"
 #include "options.h"
-
-/* Stops at the first failing CUDA call: nothing after it can be trusted. */
-#define CU(call) do { const cudaError_t e_ = (call); if (e_) { \
-    printf("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-    exit(1); } } while (0)
-#define CU_LAUNCH(call) do { CU((cudaError_t)(call)); CU(cudaDeviceSynchronize()); } while (0)
 
 /* Extra samples at the end of each device row: the kernels take a pitch. */
 #define PITCH_PAD 5
@@ -107,26 +102,10 @@ static void fill(VqxPicture *ref, VqxPicture *dis, enum Content c)
     }
 }
 
-static void *dev_alloc(size_t bytes)
-{
-    void *p = NULL;
-    CU(cudaMalloc(&p, bytes ? bytes : 1));
-    CU(cudaMemset(p, 0xA5, bytes)); /* poison: every compared value must be written */
-    return p;
-}
-
 static void *dev_zeroed(size_t bytes)
 {
     void *p = dev_alloc(bytes);
     CU(cudaMemset(p, 0, bytes));
-    return p;
-}
-
-static void *host_copy(const void *dev, size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) exit(1);
-    CU(cudaMemcpy(p, dev, bytes, cudaMemcpyDeviceToHost));
     return p;
 }
 
@@ -137,13 +116,6 @@ static void *dev_plane(const VqxPicture *p, size_t pitch)
     void *d = dev_alloc(pitch * bps * p->h[0]);
     CU(cudaMemcpy2D(d, pitch * bps, p->data[0], (size_t)p->stride[0], p->w[0] * bps, p->h[0],
                     cudaMemcpyHostToDevice));
-    return d;
-}
-
-static void *dev_upload(const void *src, size_t bytes)
-{
-    void *d = dev_alloc(bytes);
-    CU(cudaMemcpy(d, src, bytes, cudaMemcpyHostToDevice));
     return d;
 }
 

@@ -23,14 +23,10 @@
 #include <cuda_runtime_api.h>
 
 #include "check.h"
+#include "cuda_check.h"
 #include "cuda/speed_kernels.h"
 #include "feature/float_picture.h"
 #include "feature/speed.h"
-
-#define CU(call) do { const cudaError_t e_ = (call); if (e_) { \
-    printf("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-    exit(1); } } while (0)
-#define CU_LAUNCH(call) do { CU((cudaError_t)(call)); CU(cudaDeviceSynchronize()); } while (0)
 
 #define PLANES VQX_CUDA_SPEED_PLANES
 #define PITCH_PAD 5 /* samples after each device row: the kernels take a pitch */
@@ -73,14 +69,6 @@ static void *xmalloc(size_t bytes)
         printf("FAIL: out of memory\n");
         exit(1);
     }
-    return p;
-}
-
-static void *dev_alloc(size_t bytes)
-{
-    void *p = NULL;
-    CU(cudaMalloc(&p, bytes ? bytes : 1));
-    CU(cudaMemset(p, 0xA5, bytes)); /* poison: every compared value must be written */
     return p;
 }
 

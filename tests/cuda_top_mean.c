@@ -19,12 +19,9 @@
 #include <cuda_runtime_api.h>
 
 #include "check.h"
+#include "cuda_check.h"
 #include "cuda/top_mean.h"
 #include "feature/top_mean.h"
-
-#define CU(call) do { const cudaError_t e_ = (call); if (e_) { \
-    printf("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-    exit(1); } } while (0)
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
