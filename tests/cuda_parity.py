@@ -10,7 +10,8 @@ random planes at 8, 10, 12 and 16 bits, noisy copies, flat planes, every
 chroma format, odd sizes, the smallest frames each feature accepts, and
 3840x2160. Each input runs with every twin at default options (VMAF's model
 included) and with their other options, where its size suits them; the
-vmaf_v1.0.16 models run on the inputs large enough for cambi and SpEED.
+vmaf_v1.0.16 models run on the inputs large enough for cambi and SpEED (all
+eight, or those whose SpEED prescale the chroma planes allow).
 Then cambi's failure on luma above the peak must read the same on both
 backends, and its heatmap files must be equal.
 
@@ -91,15 +92,22 @@ CAMBI_FULL_REF = [
 ]
 FULL_REF_INPUTS = ("deb_cockatoo_x264_150k_1280x720_8f_420p8", "nf_src01_576x324_3f_420p10le",
                    "ramp 10-bit odd", "ramp 8-bit 16x216", "banded ramp 8-bit 3840x2160")
-V1_MODELS = [f"version=vmaf_v1.0.16_{m}:name=vmaf_{m}" for m in (
-    "3d0h", "3d0h_2160", "5d0h", "1d5h_2160", "hfr_3d0h", "hfr_3d0h_2160", "hfr_5d0h",
-    "hfr_1d5h_2160")]
+def v1_models(*names):
+    return [f"version=vmaf_v1.0.16_{m}:name=vmaf_{m}" for m in names]
+
+
+# speed_chroma: no prescale in these, 0.6 in _5d0h, 0.5 in _3d0h_2160
+V1_UNSCALED = ("3d0h", "1d5h_2160", "hfr_3d0h", "hfr_1d5h_2160")
+V1_MODELS = v1_models(*V1_UNSCALED, "5d0h", "hfr_5d0h", "3d0h_2160", "hfr_3d0h_2160")
 SETS = {"defaults": (DEFAULTS, ["version=vmaf_v0.6.1"]), "options": (OPTIONS, []),
         "speed": (SPEED, []), "speed options": (SPEED_OPTIONS, []),
         "speed temporal": (["speed_temporal"], []),
         "cambi": (CAMBI, []), "cambi options": (CAMBI_OPTIONS, []),
         **{f"cambi full_ref {i + 1}": ([o], []) for i, o in enumerate(CAMBI_FULL_REF)},
-        "v1 models": ([], V1_MODELS)}
+        "v1 models": ([], V1_MODELS),
+        # where a prescale leaves the chroma below 80x80, the models that run there
+        "v1 models unscaled": ([], v1_models(*V1_UNSCALED)),
+        "v1 models 0.6": ([], v1_models("5d0h", "hfr_5d0h"))}
 
 
 def chroma_size(w, h, fmt):
@@ -128,6 +136,10 @@ def applies(set_name, w, h, fmt):
         return max(w, h) >= 320
     if set_name == "v1 models":  # some prescale speed_chroma by 0.5
         return min(cw, ch) >= 160 and max(w, h) >= 216
+    if set_name == "v1 models unscaled":
+        return speed_ok and min(cw, ch) < 160 and max(w, h) >= 216
+    if set_name == "v1 models 0.6":
+        return int(min(cw, ch) * 0.6 + 0.5) >= 80 and min(cw, ch) < 160 and max(w, h) >= 216
     return True
 
 
