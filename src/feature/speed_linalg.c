@@ -29,12 +29,22 @@ bool vqx_speed_is_regular(const float eig[N])
     return speed_eigen_regular(eig);
 }
 
-/* out = a * b, a: N x N, b: N x cols. */
+/* out = a * b, a: N x N, b: N x cols: every entry is speed_product_entry's
+ * sum (over k in order from 0), here advanced a row of b at a time so that
+ * the inner loop runs along rows (the device takes one entry a thread). */
 static void multiply(const float *a, const float *b, unsigned cols, float *out)
 {
-    for (int i = 0; i < N; i++)
+    for (int i = 0; i < N; i++) {
+        float *o = out + (size_t)i * cols;
         for (unsigned j = 0; j < cols; j++)
-            out[(size_t)i * cols + j] = speed_product_entry(a, b, cols, i, j);
+            o[j] = 0.0f;
+        for (int k = 0; k < N; k++) {
+            const float aik = a[i * N + k];
+            const float *bk = b + (size_t)k * cols;
+            for (unsigned j = 0; j < cols; j++)
+                o[j] += aik * bk[j];
+        }
+    }
 }
 
 void vqx_speed_householder_qr(const float cov[N * N], float *q, float *r, float *scratch)
@@ -71,7 +81,20 @@ int vqx_speed_solve(const float cov[N * N], const float *rhs, unsigned n_rhs,
     vqx_speed_householder_qr(cov, q, r, qr_scratch);
     if (!speed_pivots_regular(r)) return -EINVAL;
     multiply(q, rhs, n_rhs, qb);
-    for (unsigned j = 0; j < n_rhs; j++)
-        speed_back_substitute(r, qb + j, x + j, n_rhs);
+    /* speed_back_substitute for every column at once, rows from the bottom:
+     * each entry sees the same operations in the same order */
+    for (int i = N - 1; i >= 0; i--) {
+        float *xi = x + (size_t)i * n_rhs;
+        memcpy(xi, qb + (size_t)i * n_rhs, sizeof(float) * n_rhs);
+        for (int k = i + 1; k < N; k++) {
+            const float rik = r[i * N + k];
+            const float *xk = x + (size_t)k * n_rhs;
+            for (unsigned j = 0; j < n_rhs; j++)
+                xi[j] -= xk[j] * rik;
+        }
+        const float pivot = r[i * N + i];
+        for (unsigned j = 0; j < n_rhs; j++)
+            xi[j] = xi[j] / pivot;
+    }
     return 0;
 }
