@@ -96,15 +96,20 @@ if [[ $stages == *" blocks "* ]]; then
         fi
         ./build-n$k/tests/cuda_residency >> "$OUT/blocks.log" 2>&1
         echo "residency (blocks $k) exit $?" | tee -a "$OUT/blocks.log"
-        PYTHONUNBUFFERED=1 timeout 120 python3 tests/cuda_parity.py --vqx build-n$k/tools/vqx \
-            --shared ../shared --cache /tmp/vqx-clips --tmp /dev/shm --only nf_src01_q \
-            >> "$OUT/blocks.log" 2>&1
+        # BLOCKS_PARITY_ONLY: the inputs of that parity (default the 48-frame clip; empty: all)
+        only=(--only "${BLOCKS_PARITY_ONLY-nf_src01_q}")
+        [[ -n ${BLOCKS_PARITY_ONLY-nf_src01_q} ]] || only=()
+        PYTHONUNBUFFERED=1 timeout ${PARITY_TIMEOUT:-400} python3 tests/cuda_parity.py \
+            --vqx build-n$k/tools/vqx --shared ../shared --cache /tmp/vqx-clips --tmp /dev/shm \
+            "${only[@]}" >> "$OUT/blocks.log" 2>&1
         echo "parity (blocks $k) exit $?" | tee -a "$OUT/blocks.log"
         for bpc in 8 10; do
             build-n$k/bench/cuda/cuda_bench api 3840 2160 $bpc 2000 cuda 0 | tee -a "$OUT/bench.log"
         done
     done
-    $B api 3840 2160 8 2000 cuda 0 | tee -a "$OUT/bench.log"   # the default again: noise
+    for bpc in 8 10; do  # the default build beside them
+        $B api 3840 2160 $bpc 2000 cuda 0 | tee -a "$OUT/bench.log"
+    done
 fi
 if [[ $stages == *" cli "* ]]; then
     # the CLI end to end from y4m files in the page cache
