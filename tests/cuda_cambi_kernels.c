@@ -23,6 +23,7 @@
 
 #include "check.h"
 #include "cuda_check.h"
+#include "xorshift.h"
 #include "cuda/cambi_kernels.h"
 #include "feature/cambi.h"
 #include "feature/registry.h"
@@ -31,16 +32,6 @@
 /* Extra samples at the end of each device input row: the kernels take a pitch. */
 #define PITCH_PAD 5
 #define BIG_WINDOW 65
-
-static uint32_t rng = 1;
-
-static uint32_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng;
-}
 
 enum Content { RANDOM, FLAT, BANDS, NOISY_BANDS, ABOVE_PEAK, N_CONTENTS };
 static const char *const content_name[N_CONTENTS] = { "random", "flat", "bands", "noisy bands",

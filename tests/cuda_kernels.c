@@ -29,6 +29,7 @@
 
 #include "check.h"
 #include "cuda_check.h"
+#include "xorshift.h"
 #include "cuda/adm_twin.h"
 #include "cuda/kernels.h"
 #include "feature/adm_fixed.h"
@@ -40,16 +41,6 @@
 
 /* Extra samples at the end of each device row: the kernels take a pitch. */
 #define PITCH_PAD 5
-
-static uint32_t rng = 1;
-
-static uint32_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng;
-}
 
 enum Content { RANDOM, EXTREMES, SMOOTH_NOISY, EQUAL, N_CONTENTS };
 static const char *const content_name[N_CONTENTS] = { "random", "extremes", "smooth+noise",

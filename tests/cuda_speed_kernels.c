@@ -24,6 +24,7 @@
 
 #include "check.h"
 #include "cuda_check.h"
+#include "xorshift.h"
 #include "cuda/speed_kernels.h"
 #include "feature/float_picture.h"
 #include "feature/speed.h"
@@ -34,16 +35,6 @@
 
 enum Content { RANDOM, FLAT, STRIPES, SMOOTH_NOISY };
 static const char *const content_name[PLANES] = { "random", "flat", "stripes", "difference" };
-
-static uint32_t rng = 1;
-
-static uint32_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng;
-}
 
 static unsigned sample_at(enum Content c, unsigned x, unsigned y, unsigned max, unsigned frame)
 {
