@@ -257,12 +257,7 @@ static const char *const option_sets[] = {
 
 int main(void)
 {
-    int n_dev = 0;
-    const cudaError_t e = cudaGetDeviceCount(&n_dev);
-    if (e || !n_dev) {
-        printf("SKIP: no CUDA device (%s)\n", e ? cudaGetErrorString(e) : "none found");
-        return 77;
-    }
+    skip_without_device();
 #ifndef CAMBI_CHECK_SIZES
 #define CAMBI_CHECK_SIZES { 216, 150 }, { 241, 217 }, { 320, 240 }, { 1283, 219 }
 #endif

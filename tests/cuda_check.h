@@ -17,6 +17,17 @@
     exit(1); } } while (0)
 #define CU_LAUNCH(call) do { CU((cudaError_t)(call)); CU(cudaDeviceSynchronize()); } while (0)
 
+/* Exits 77 (meson's skip) with the reason when there is no CUDA device. */
+static inline void skip_without_device(void)
+{
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    if (e || !count) {
+        printf("SKIP: no CUDA device (%s)\n", e ? cudaGetErrorString(e) : "none found");
+        exit(77);
+    }
+}
+
 static inline void *dev_alloc(size_t bytes)
 {
     void *p = NULL;

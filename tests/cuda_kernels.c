@@ -541,12 +541,7 @@ static const char *const adm_opts[] = {
 
 int main(void)
 {
-    int n_dev = 0;
-    const cudaError_t e = cudaGetDeviceCount(&n_dev);
-    if (e || !n_dev) {
-        printf("SKIP: no CUDA device (%s)\n", e ? cudaGetErrorString(e) : "none found");
-        return 77;
-    }
+    skip_without_device();
     /* odd sizes, each feature's smallest, several blocks wide and tall */
     static const unsigned sizes[][2] = { { 3, 3 }, { 16, 16 }, { 33, 33 }, { 37, 35 },
                                          { 300, 41 }, { 1290, 36 }, { 97, 530 } };

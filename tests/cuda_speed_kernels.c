@@ -401,12 +401,7 @@ static void check_case(const Case *cs, unsigned bpc)
 
 int main(int argc, char **argv)
 {
-    int count = 0;
-    const cudaError_t e = cudaGetDeviceCount(&count);
-    if (e || !count) {
-        printf("SKIP: no CUDA device (%s)\n", e ? cudaGetErrorString(e) : "none found");
-        return 77;
-    }
+    skip_without_device();
     const bool small = argc > 1 && !strcmp(argv[1], "--small");
     time_stages = argc > 1 && !strcmp(argv[1], "--time");
     static const Case small_cases[] = {

@@ -159,11 +159,7 @@ static void check_graph(unsigned n, double fraction)
 
 int main(int argc, char **argv)
 {
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) || !devices) {
-        printf("SKIP: no CUDA device\n");
-        return 77;
-    }
+    skip_without_device();
     for (unsigned p = 1; p <= WINDOW_AREA; p++) {
         char digits[32];
         snprintf(digits, sizeof(digits), "%.9g", 1.0 / p);
