@@ -170,19 +170,14 @@ static int temporal_record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
     job.subtrahend[1] = t->cpu.use_ref_diff ? f->ref[0] : f->dis[0];
     job.pitch[0] = job.pitch[1] = f->pitch[0] / bps;
     job.result = f->result;
-    /* the luma planes are packed (pitch w * bps): the copies keep that */
-    int ret = vqx_device_launched(dev, vqx_cuda_speed_load(&job, f->stream), "speed_temporal");
+    /* the chain's load reads the previous lumas before these copies, behind
+     * it on the stream, replace them; the luma planes are packed (pitch
+     * w * bps): the copies keep that */
+    int ret = vqx_device_launched(dev, vqx_cuda_speed_chain(&job, f->stream), "speed_temporal");
     if (!ret) ret = vqx_device_launched(dev, vqx_cuda_copy(t->prev_ref, f->ref[0], t->luma_bytes,
                                                            f->stream), "speed_temporal history");
     if (!ret) ret = vqx_device_launched(dev, vqx_cuda_copy(t->prev_dis, f->dis[0], t->luma_bytes,
                                                            f->stream), "speed_temporal history");
-    if (!ret && job.geo.rescale)
-        ret = vqx_device_launched(dev, vqx_cuda_speed_prescale(&job, f->stream), "speed_temporal");
-    if (!ret) ret = vqx_device_launched(dev, vqx_cuda_speed_decimate(&job, f->stream), "speed_temporal");
-    if (!ret) ret = vqx_device_launched(dev, vqx_cuda_speed_demean(&job, f->stream), "speed_temporal");
-    if (!ret) ret = vqx_device_launched(dev, vqx_cuda_speed_covariance(&job, f->stream), "speed_temporal");
-    if (!ret) ret = vqx_device_launched(dev, vqx_cuda_speed_factorise(&job, f->stream), "speed_temporal");
-    if (!ret) ret = vqx_device_launched(dev, vqx_cuda_speed_solve(&job, f->stream), "speed_temporal");
     return ret;
 }
 
