@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,32 @@ int vqx_collector_find(const VqxCollector *c, const char *name)
         if (!strcmp(c->keys[i].name, name))
             return (int)i;
     return -ENOENT;
+}
+
+void vqx_collector_truncate(VqxCollector *c, unsigned n_keys)
+{
+    pthread_mutex_lock(&c->lock);
+    while (c->n_keys > n_keys) {
+        VqxKeySeries *k = &c->keys[--c->n_keys];
+        free(k->name);
+        free(k->value);
+        free(k->written);
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
+static bool ascii_letter(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+}
+
+const char *vqx_key_name_fault(const char *name)
+{
+    if (!ascii_letter(name[0]) && name[0] != '_') return name;
+    for (const char *ch = name + 1; *ch; ch++)
+        if (!ascii_letter(*ch) && !(*ch >= '0' && *ch <= '9') && !strchr("_.-", *ch))
+            return ch;
+    return NULL;
 }
 
 int vqx_collector_key(VqxCollector *c, const char *name, unsigned *id)

@@ -29,6 +29,14 @@ void vqx_collector_free(VqxCollector *c);
 /* Id of the key `name`, registering it when new. */
 int vqx_collector_key(VqxCollector *c, const char *name, unsigned *id);
 int vqx_collector_find(const VqxCollector *c, const char *name);
+/* Forget the keys from `n_keys` on (a request that failed half-way). */
+void vqx_collector_truncate(VqxCollector *c, unsigned n_keys);
+/* Every output format carries a key as it is (an XML attribute name, a CSV
+ * header, a JSON string without escapes, a SUB label) when it is a letter or
+ * '_' followed by letters, digits, '_', '.' or '-'. Returns the first
+ * character outside that rule, NULL when the name follows it. */
+const char *vqx_key_name_fault(const char *name);
+#define VQX_KEY_NAME_RULE "a letter or '_', then letters, digits, '_', '.' or '-'"
 /* -EEXIST when the frame's value is already written, with another value. */
 int vqx_collector_put(VqxCollector *c, unsigned id, unsigned frame, double value);
 /* false when not written (yet) */

@@ -11,6 +11,7 @@
  * same inputs, and cross-instance state is folded by merge() before flush.
  */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -67,6 +68,7 @@ typedef struct Predictor {
     double *in_values, *out_values;
     unsigned next_frame;
     bool failed;
+    char error[ERR_LEN];
 } Predictor;
 
 typedef struct Task {
@@ -196,6 +198,49 @@ static void feature_free(Feature *f)
     free(f->option_text);
 }
 
+/* libvmaf's output name of the extractor's k-th key with its options'
+ * suffix. */
+static void feature_key_name(const VqxFeatureExtractor *fex, unsigned k, const char *suffix,
+                             char *buf, size_t len)
+{
+    const bool plain = k < 64 && (fex->unsuffixed_keys >> k & 1);
+    snprintf(buf, len, "%s%s", vqx_key_alias(fex->keys[k]), plain ? "" : suffix);
+}
+
+static int refuse_key_name(VqxContext *ctx, const char *whose, const char *name, const char *bad)
+{
+    return set_error(ctx, -EINVAL, "%s: the key '%s' cannot be written to the output files "
+                     "(character %u is '%c'); a key is " VQX_KEY_NAME_RULE,
+                     whose, name, (unsigned)(bad - name) + 1, *bad);
+}
+
+/* The model (its spec) that writes the key `name`, NULL when none does. */
+static const char *model_writing(const VqxContext *ctx, const char *name)
+{
+    for (unsigned i = 0; i < ctx->n_predictors; i++) {
+        const VqxModel *m = ctx->predictors[i].model;
+        for (unsigned o = 0; o < vqx_model_output_count(m); o++)
+            if (!strcmp(vqx_model_output_name(m, o), name)) return vqx_model_output_name(m, 0);
+    }
+    return NULL;
+}
+
+/* A feature's keys must be writable and must not be a model's score. */
+static int check_feature_keys(VqxContext *ctx, const VqxFeatureExtractor *fex, const char *suffix)
+{
+    for (unsigned k = 0; fex->keys[k]; k++) {
+        char name[2 * KEY_LEN];
+        feature_key_name(fex, k, suffix, name, sizeof(name));
+        const char *bad = vqx_key_name_fault(name);
+        if (bad) return refuse_key_name(ctx, fex->name, name, bad);
+        const char *model = model_writing(ctx, name);
+        if (model)
+            return set_error(ctx, -EINVAL, "feature %s writes the key '%s', which model '%s' "
+                             "also writes; name the model otherwise (name=...)", fex->name, name, model);
+    }
+    return 0;
+}
+
 int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
                             const char *options, unsigned *index)
 {
@@ -226,6 +271,17 @@ int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
         }
     }
 
+    unsigned n_keys = 0;
+    while (fex->keys[n_keys]) n_keys++;
+    char suffix[KEY_LEN];
+    vqx_options_key_suffix(fex, probe, suffix, sizeof(suffix));
+    ret = check_feature_keys(ctx, fex, suffix);
+    if (ret) {
+        free(text);
+        free(probe);
+        return ret;
+    }
+
     Feature *fs = realloc(ctx->features, (ctx->n_features + 1) * sizeof(*fs));
     if (!fs) {
         free(text);
@@ -239,8 +295,6 @@ int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
     f->option_text = text;
     snprintf(f->identity, sizeof(f->identity), "%s", identity);
 
-    unsigned n_keys = 0;
-    while (fex->keys[n_keys]) n_keys++;
     f->n_states = (fex->flags & VQX_FEX_TEMPORAL) || fex->backend != VQX_BACKEND_CPU ||
                   ctx->n_workers < 2 ? 1 : ctx->n_workers;
     f->key_ids = calloc(n_keys, sizeof(*f->key_ids));
@@ -252,19 +306,21 @@ int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
         return set_error(ctx, -ENOMEM, "out of memory");
     }
     f->states[0] = probe;
-    ctx->n_features++;
 
     /* Keys are registered now, in request order, so that the output order
      * does not depend on which thread writes first. */
-    char suffix[KEY_LEN], name[2 * KEY_LEN];
-    vqx_options_key_suffix(fex, probe, suffix, sizeof(suffix));
+    const unsigned first_key = ctx->collector.n_keys;
     for (unsigned k = 0; k < n_keys; k++) {
-        const bool plain = k < 64 && (fex->unsuffixed_keys >> k & 1);
-        snprintf(name, sizeof(name), "%s%s", vqx_key_alias(fex->keys[k]), plain ? "" : suffix);
+        char name[2 * KEY_LEN];
+        feature_key_name(fex, k, suffix, name, sizeof(name));
         ret = vqx_collector_key(&ctx->collector, name, &f->key_ids[k]);
-        if (ret) return set_error(ctx, ret, "out of memory");
+        if (ret) {
+            vqx_collector_truncate(&ctx->collector, first_key);
+            feature_free(f);
+            return set_error(ctx, ret, "out of memory");
+        }
     }
-    *index = ctx->n_features - 1;
+    *index = ctx->n_features++;
     return 0;
 }
 
@@ -312,65 +368,100 @@ int vqx_use_feature(VqxContext *ctx, const char *name, const char *options)
 
 /* ---- models ---- */
 
+/* A model's outputs must be writable keys that nothing else writes: libvmaf
+ * lets them overwrite each other. */
+static int check_model_keys(VqxContext *ctx, const VqxModel *model, const char *spec)
+{
+    for (unsigned o = 0; o < vqx_model_output_count(model); o++) {
+        const char *name = vqx_model_output_name(model, o);
+        const char *bad = vqx_key_name_fault(name);
+        if (bad) {
+            char whose[KEY_LEN];
+            snprintf(whose, sizeof(whose), "model %s", spec);
+            return refuse_key_name(ctx, whose, name, bad);
+        }
+        const char *other = model_writing(ctx, name);
+        if (other)
+            return set_error(ctx, -EINVAL, "model %s: a model named '%s' already writes the key "
+                             "'%s'; each model needs its own name (name=...)", spec, other, name);
+        const int id = vqx_collector_find(&ctx->collector, name);
+        if (id >= 0) {
+            const char *feature = "another feature";
+            for (unsigned i = 0; i < ctx->n_features; i++) {
+                const Feature *f = &ctx->features[i];
+                for (unsigned k = 0; f->fex->keys[k]; k++)
+                    if (f->key_ids[k] == (unsigned)id) feature = f->identity;
+            }
+            return set_error(ctx, -EINVAL, "model %s: its output '%s' is also a key of feature %s; "
+                             "name the model otherwise (name=...)", spec, name, feature);
+        }
+    }
+    return 0;
+}
+
+static void predictor_free(Predictor *p)
+{
+    vqx_model_free(&p->model);
+    free(p->in_ids);
+    free(p->out_ids);
+    free(p->in_values);
+    free(p->out_values);
+}
+
 int vqx_use_model(VqxContext *ctx, const char *spec)
 {
     if (!ctx || !spec) return -EINVAL;
     if (ctx->started)
         return set_error(ctx, -EINVAL, "models must be loaded before the first picture");
 
-    VqxModel *model = NULL;
-    int ret = vqx_model_load(&model, spec, ctx->error, sizeof(ctx->error));
+    Predictor p = { 0 };
+    int ret = vqx_model_load(&p.model, spec, ctx->error, sizeof(ctx->error));
     if (ret) return ret;
-    /* two models of one name would write one score key */
-    const char *name = vqx_model_output_name(model, 0);
-    for (unsigned i = 0; i < ctx->n_predictors; i++) {
-        const char *taken = vqx_model_output_name(ctx->predictors[i].model, 0);
-        if (!strcmp(taken, name)) {
-            vqx_model_free(&model);
-            return set_error(ctx, -EINVAL, "model %s: a model named '%s' is already loaded; "
-                             "each model needs its own name (name=...)", spec, taken);
-        }
-    }
-
+    p.n_in = vqx_model_input_count(p.model);
+    p.n_out = vqx_model_output_count(p.model);
+    p.in_ids = calloc(p.n_in ? p.n_in : 1, sizeof(*p.in_ids));
+    p.in_values = calloc(p.n_in ? p.n_in : 1, sizeof(*p.in_values));
+    p.out_ids = calloc(p.n_out, sizeof(*p.out_ids));
+    p.out_values = calloc(p.n_out, sizeof(*p.out_values));
     Predictor *ps = realloc(ctx->predictors, (ctx->n_predictors + 1) * sizeof(*ps));
-    if (!ps) {
-        vqx_model_free(&model);
+    if (ps) ctx->predictors = ps;
+    if (!ps || !p.in_ids || !p.in_values || !p.out_ids || !p.out_values) {
+        predictor_free(&p);
         return set_error(ctx, -ENOMEM, "out of memory");
     }
-    ctx->predictors = ps;
-    Predictor *p = &ps[ctx->n_predictors];
-    memset(p, 0, sizeof(*p));
-    p->model = model;
-    p->n_in = vqx_model_input_count(model);
-    p->n_out = vqx_model_output_count(model);
-    p->in_ids = calloc(p->n_in ? p->n_in : 1, sizeof(*p->in_ids));
-    p->in_values = calloc(p->n_in ? p->n_in : 1, sizeof(*p->in_values));
-    p->out_ids = calloc(p->n_out, sizeof(*p->out_ids));
-    p->out_values = calloc(p->n_out, sizeof(*p->out_values));
-    ctx->n_predictors++;
-    if (!p->in_ids || !p->in_values || !p->out_ids || !p->out_values)
-        return set_error(ctx, -ENOMEM, "out of memory");
 
-    for (unsigned i = 0; i < p->n_in; i++) {
-        const char *key = vqx_model_input_key(model, i);
+    /* The model's features are requested first, so that its keys are
+     * checked against theirs too; a refusal takes the request back whole. */
+    const unsigned n_features = ctx->n_features, n_keys = ctx->collector.n_keys;
+    for (unsigned i = 0; !ret && i < p.n_in; i++) {
+        const char *key = vqx_model_input_key(p.model, i);
         const VqxFeatureExtractor *fex = vqx_registry_find_by_key(key, VQX_BACKEND_CPU);
-        if (!fex)
-            return set_error(ctx, -ENOTSUP, "model '%s' needs feature '%s', which no extractor provides yet",
-                             vqx_model_output_name(model, 0), key);
+        if (!fex) {
+            ret = set_error(ctx, -ENOTSUP, "model '%s' needs feature '%s', which no extractor "
+                            "provides yet", vqx_model_output_name(p.model, 0), key);
+            break;
+        }
         ret = select_backend(ctx, &fex);
-        if (ret) return ret;
         unsigned fi;
-        ret = vqx_ctx_request_feature(ctx, fex, vqx_model_input_options(model, i), &fi);
-        if (ret) return ret;
+        if (!ret) ret = vqx_ctx_request_feature(ctx, fex, vqx_model_input_options(p.model, i), &fi);
+        if (ret) break;
         const Feature *f = &ctx->features[fi];
         unsigned k = 0;
         while (strcmp(fex->keys[k], key)) k++;
-        p->in_ids[i] = f->key_ids[k];
+        p.in_ids[i] = f->key_ids[k];
     }
+    if (!ret) ret = check_model_keys(ctx, p.model, spec);
     /* the score key now; a bootstrap model's further outputs at the start,
      * after every model's score, as libvmaf orders them */
-    ret = vqx_collector_key(&ctx->collector, vqx_model_output_name(model, 0), &p->out_ids[0]);
-    if (ret) return set_error(ctx, ret, "out of memory");
+    if (!ret && vqx_collector_key(&ctx->collector, vqx_model_output_name(p.model, 0), &p.out_ids[0]))
+        ret = set_error(ctx, -ENOMEM, "out of memory");
+    if (ret) {
+        while (ctx->n_features > n_features) feature_free(&ctx->features[--ctx->n_features]);
+        vqx_collector_truncate(&ctx->collector, n_keys);
+        predictor_free(&p);
+        return ret;
+    }
+    ctx->predictors[ctx->n_predictors++] = p;
     return 0;
 }
 
@@ -394,8 +485,8 @@ static void run_predictions(VqxContext *ctx)
             int ret = vqx_model_predict(p->model, p->in_values, p->out_values);
             if (ret) {
                 p->failed = true;
-                set_error(ctx, ret, "model '%s' failed at frame %u",
-                          vqx_model_output_name(p->model, 0), n);
+                snprintf(p->error, sizeof(p->error), "model '%s' failed at frame %u",
+                         vqx_model_output_name(p->model, 0), n);
                 break;
             }
             for (unsigned o = 0; o < p->n_out; o++)
@@ -623,14 +714,8 @@ void vqx_close(VqxContext **pctx)
     for (unsigned i = 0; i < ctx->n_features; i++)
         feature_free(&ctx->features[i]);
     free(ctx->features);
-    for (unsigned i = 0; i < ctx->n_predictors; i++) {
-        Predictor *p = &ctx->predictors[i];
-        vqx_model_free(&p->model);
-        free(p->in_ids);
-        free(p->out_ids);
-        free(p->in_values);
-        free(p->out_values);
-    }
+    for (unsigned i = 0; i < ctx->n_predictors; i++)
+        predictor_free(&ctx->predictors[i]);
     free(ctx->predictors);
     vqx_collector_free(&ctx->collector);
     pthread_cond_destroy(&ctx->work_cond);
@@ -646,14 +731,38 @@ static const char *layout_name(enum VqxPixelLayout l)
     return l <= VQX_PIX_444 ? names[l] : "unknown";
 }
 
+static const char *const plane_names[] = { "Y", "U", "V" };
+
+/* A picture must have the stream's format, planes that hold it, and no
+ * sample above its bit depth's peak (the metrics' integer paths overflow on
+ * those, and every value would be meaningless). */
 static int check_picture(VqxContext *ctx, const VqxPicture *p, const char *what)
 {
     const VqxFrameFormat *f = &ctx->format;
-    if (!p->data[0] || p->layout != f->layout || p->bpc != f->bpc || p->w[0] != f->w || p->h[0] != f->h)
+    if (f->layout > VQX_PIX_444 || f->bpc < 8 || f->bpc > 16 || !f->w || !f->h)
+        return set_error(ctx, -EINVAL, "frame %u: the reference picture's format (%ux%u, layout %d, "
+                         "%u-bit) is not one vqx takes: 4:0:0, 4:2:0, 4:2:2 or 4:4:4, 8 to 16 bits",
+                         ctx->n_sent, f->w, f->h, (int)f->layout, f->bpc);
+    if (p->layout != f->layout || p->bpc != f->bpc || p->w[0] != f->w || p->h[0] != f->h)
         return set_error(ctx, -EINVAL,
                          "frame %u: %s picture is %ux%u %s %u-bit, the stream is %ux%u %s %u-bit",
                          ctx->n_sent, what, p->w[0], p->h[0], layout_name(p->layout), p->bpc,
                          f->w, f->h, layout_name(f->layout), f->bpc);
+    const unsigned bytes = f->bpc > 8 ? 2 : 1;
+    for (unsigned i = 0; i < vqx_picture_planes(p); i++) {
+        if (!p->data[i] || p->w[i] != vqx_plane_w(f, i) || p->h[i] != vqx_plane_h(f, i) ||
+            p->stride[i] < (ptrdiff_t)(p->w[i] * bytes))
+            return set_error(ctx, -EINVAL, "frame %u: %s picture, plane %s: %s (%ux%u, stride %td; "
+                             "%ux%u %s expects %ux%u)", ctx->n_sent, what, plane_names[i],
+                             p->data[i] ? "wrong size or stride" : "no samples",
+                             p->w[i], p->h[i], p->stride[i], f->w, f->h, layout_name(f->layout),
+                             vqx_plane_w(f, i), vqx_plane_h(f, i));
+    }
+    VqxSampleOverflow at;
+    if (vqx_picture_find_overflow(p, &at))
+        return set_error(ctx, -ERANGE, "frame %u: %s picture, plane %s, sample (x %u, y %u) is %u, "
+                         "above the %u-bit peak %u", ctx->n_sent, what, plane_names[at.plane],
+                         at.x, at.y, at.value, f->bpc, (1u << f->bpc) - 1);
     return 0;
 }
 
@@ -725,6 +834,39 @@ static int start_twin(VqxContext *ctx, Feature *f, const VqxPicture *ref)
     return 0;
 }
 
+/* The feature that writes collector key `id`, NULL when none. */
+static const Feature *feature_writing(const VqxContext *ctx, unsigned id)
+{
+    for (unsigned i = 0; i < ctx->n_features; i++) {
+        const Feature *f = &ctx->features[i];
+        for (unsigned k = 0; f->fex->keys[k]; k++)
+            if (f->key_ids[k] == id) return f;
+    }
+    return NULL;
+}
+
+/* A model one of whose features refused the input is not computed: say so
+ * once, after the features' own reasons. */
+static void drop_unfed_models(VqxContext *ctx)
+{
+    for (unsigned pi = 0; pi < ctx->n_predictors; pi++) {
+        Predictor *p = &ctx->predictors[pi];
+        char refused[ERR_LEN] = "";
+        size_t n = 0;
+        for (unsigned i = 0; i < p->n_in && n < sizeof(refused); i++) {
+            const Feature *f = feature_writing(ctx, p->in_ids[i]);
+            if (!f || !f->failed || strstr(refused, f->fex->name)) continue;
+            n += (size_t)snprintf(refused + n, sizeof(refused) - n, "%s%s", n ? ", " : "", f->fex->name);
+        }
+        if (!n) continue;
+        p->failed = true;
+        snprintf(p->error, sizeof(p->error), "model '%s' is not computed: its feature%s %s "
+                 "refused the input", vqx_model_output_name(p->model, 0),
+                 strchr(refused, ',') ? "s" : "", refused);
+        notice(ctx, p->error);
+    }
+}
+
 /* Create and initialise every instance once the geometry is known. A
  * feature that refuses the input is dropped with a notice; the rest go on. */
 static int start(VqxContext *ctx, const VqxPicture *ref)
@@ -778,6 +920,7 @@ static int start(VqxContext *ctx, const VqxPicture *ref)
     }
     if (vqx_device_has_members(ctx->device) && vqx_device_start(ctx->device, &ctx->format))
         device_failed(ctx);
+    drop_unfed_models(ctx);
     return 0;
 }
 
@@ -785,17 +928,12 @@ int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
 {
     if (!ctx || !ref || !dis) return -EINVAL;
     if (ctx->flushed) return set_error(ctx, -EINVAL, "pictures sent after the flush");
-    if (!ctx->started) {
+    if (!ctx->started)
         ctx->format = (VqxFrameFormat){ ref->layout, ref->bpc, ref->w[0], ref->h[0] };
-        int ret = check_picture(ctx, dis, "distorted");
-        if (ret) return ret;
-        ret = start(ctx, ref);
-        if (ret) return ret;
-    } else {
-        int ret = check_picture(ctx, ref, "reference");
-        if (!ret) ret = check_picture(ctx, dis, "distorted");
-        if (ret) return ret;
-    }
+    int ret = check_picture(ctx, ref, "reference");
+    if (!ret) ret = check_picture(ctx, dis, "distorted");
+    if (!ret && !ctx->started) ret = start(ctx, ref);
+    if (ret) return ret;
 
     if (vqx_device_has_members(ctx->device) && !device_all_failed(ctx) &&
         vqx_device_frame(ctx->device, ref, dis, ctx->n_sent, frame_sampled(ctx, ctx->n_sent)))
@@ -837,6 +975,51 @@ int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
     if (!ctx->n_workers) drain_inline(ctx);
     pthread_mutex_unlock(&ctx->lock);
     return 0;
+}
+
+/* The first frame whose value of key `id` is not finite, -1 when none; `count`
+ * gets how many are not. */
+static int first_non_finite(const VqxCollector *c, unsigned id, unsigned *count)
+{
+    const VqxKeySeries *k = &c->keys[id];
+    int first = -1;
+    *count = 0;
+    for (unsigned i = 0; i < k->capacity; i++) {
+        if (!k->written[i] || isfinite(k->value[i])) continue;
+        if (first < 0) first = (int)i;
+        ++*count;
+    }
+    return first;
+}
+
+/* One notice per feature or model whose values include NaN or infinity (as
+ * libvmaf's, e.g. float_ms_ssim on anticorrelated content): JSON writes them
+ * as null, and they are easily missed. */
+static void notice_non_finite(const VqxContext *ctx)
+{
+    char msg[ERR_LEN];
+    for (unsigned i = 0; i < ctx->n_features; i++) {
+        const Feature *f = &ctx->features[i];
+        for (unsigned k = 0; f->fex->keys[k]; k++) {
+            unsigned count;
+            const int first = first_non_finite(&ctx->collector, f->key_ids[k], &count);
+            if (first < 0 || feature_writing(ctx, f->key_ids[k]) != f) continue;
+            snprintf(msg, sizeof(msg), "%s: %s is not finite on %u frame%s, the first frame %d",
+                     f->fex->name, ctx->collector.keys[f->key_ids[k]].name, count,
+                     count == 1 ? "" : "s", first);
+            notice(ctx, msg);
+            break;
+        }
+    }
+    for (unsigned i = 0; i < ctx->n_predictors; i++) {
+        unsigned count;
+        const Predictor *p = &ctx->predictors[i];
+        const int first = first_non_finite(&ctx->collector, p->out_ids[0], &count);
+        if (first < 0) continue;
+        snprintf(msg, sizeof(msg), "model '%s' is not finite on %u frame%s, the first frame %d",
+                 vqx_model_output_name(p->model, 0), count, count == 1 ? "" : "s", first);
+        notice(ctx, msg);
+    }
 }
 
 int vqx_flush(VqxContext *ctx)
@@ -888,8 +1071,9 @@ int vqx_flush(VqxContext *ctx)
             set_error(ctx, first_err, "model '%s': frame %u lacks a feature it needs",
                       vqx_model_output_name(p->model, 0), p->next_frame);
         }
-        if (p->failed && !first_err) first_err = -EINVAL;
+        if (p->failed && !first_err) first_err = set_error(ctx, -EINVAL, "%s", p->error);
     }
+    notice_non_finite(ctx);
     return first_err;
 }
 

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,32 @@ int vqx_picture_alloc(VqxPicture *pic, enum VqxPixelLayout layout,
     }
     vqx_picture_place(pic, buf);
     return 0;
+}
+
+/* The bits of a row's samples ORed together: one pass the compiler
+ * vectorises; the position is looked for only once a row has a bad one. */
+static unsigned row_bits(const uint16_t *row, unsigned w)
+{
+    uint16_t bits = 0;
+    for (unsigned x = 0; x < w; x++) bits |= row[x];
+    return bits;
+}
+
+bool vqx_picture_find_overflow(const VqxPicture *pic, VqxSampleOverflow *at)
+{
+    if (pic->bpc <= 8 || pic->bpc >= 16) return false; /* every code is valid */
+    const unsigned peak = (1u << pic->bpc) - 1;
+    for (unsigned p = 0; p < vqx_picture_planes(pic); p++) {
+        for (unsigned y = 0; y < pic->h[p]; y++) {
+            const uint16_t *row = (const uint16_t *)((const uint8_t *)pic->data[p] + y * pic->stride[p]);
+            if (!(row_bits(row, pic->w[p]) & ~peak)) continue;
+            unsigned x = 0;
+            while (row[x] <= peak) x++;
+            *at = (VqxSampleOverflow){ p, x, y, row[x] };
+            return true;
+        }
+    }
+    return false;
 }
 
 void vqx_picture_free(VqxPicture *pic)

@@ -2,6 +2,7 @@
 #ifndef VQX_PICTURE_H
 #define VQX_PICTURE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "vqx/vqx.h"
@@ -12,5 +13,15 @@ size_t vqx_picture_layout(VqxPicture *pic, enum VqxPixelLayout layout,
                           unsigned bpc, unsigned w, unsigned h);
 /* Point the planes of a laid-out picture into `buf`, which it then owns. */
 void vqx_picture_place(VqxPicture *pic, void *buf);
+
+/* Where a sample exceeds the peak of the picture's bit depth. */
+typedef struct VqxSampleOverflow {
+    unsigned plane, x, y;
+    unsigned value;
+} VqxSampleOverflow;
+
+/* true, with the first such sample in plane then raster order, when a
+ * sample of `pic` is above (1 << bpc) - 1. */
+bool vqx_picture_find_overflow(const VqxPicture *pic, VqxSampleOverflow *at);
 
 #endif

@@ -255,7 +255,7 @@ bad(["-r", REF, "-d", DIS, "--feature", "psnr=min_sse=-1"], 2, "min_sse", "optio
 bad(["-r", REF, "-d", DIS, "--feature", "psnr=enable_mse=maybe"], 2, "true or false", "bad boolean")
 bad(["-r", REF, "-d", DIS, "-m", "version=vmaf_v9"], 2, "vmaf_v0.6.1", "unknown model lists the models")
 bad(["-r", REF, "-d", DIS, "-m", "version=vmaf_v0.6.1", "-m", "version=vmaf_v0.6.1neg"], 2,
-    "a model named 'vmaf' is already loaded", "two models of one name (one score key)")
+    "a model named 'vmaf' already writes the key 'vmaf'", "two models of one name (one score key)")
 bad(["-r", REF, "-d", DIS, "-n", "--feature", "cambi=full_ref=true", "--feature",
      "cambi=full_ref=true:topk=0.2"], 1, "its key 'cambi_source' is already written, with another value",
     "two features writing one key with other values")

@@ -55,9 +55,15 @@ static void fill(VqxPicture *p, unsigned frame, bool distort, unsigned seed)
             else ((uint16_t *)row)[x] = (uint16_t)(v << (p->bpc - 8));
         }
     }
-    for (unsigned c = 1; c < vqx_picture_planes(p); c++)
-        for (unsigned y = 0; y < p->h[c]; y++)
-            memset((uint8_t *)p->data[c] + (ptrdiff_t)y * p->stride[c], 0x40, p->stride[c]);
+    for (unsigned c = 1; c < vqx_picture_planes(p); c++) {
+        for (unsigned y = 0; y < p->h[c]; y++) {
+            uint8_t *row = (uint8_t *)p->data[c] + (ptrdiff_t)y * p->stride[c];
+            for (unsigned x = 0; x < p->w[c]; x++) {
+                if (p->bpc == 8) row[x] = 0x40;
+                else ((uint16_t *)row)[x] = (uint16_t)(0x40 << (p->bpc - 8));
+            }
+        }
+    }
 }
 
 typedef struct Run {

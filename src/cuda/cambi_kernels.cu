@@ -11,36 +11,6 @@
 #define TILE_H 8
 #define MASK_R (CAMBI_MASK_SIZE / 2)
 
-/* ---- plane max (the CPU refuses samples above the bit depth) ---- */
-
-__global__ void plane_max(const uint16_t *plane, size_t pitch, unsigned w, unsigned h,
-                          unsigned *max)
-{
-    __shared__ unsigned block_max;
-    if (!threadIdx.x) block_max = 0;
-    __syncthreads();
-    unsigned m = 0;
-    for (unsigned y = blockIdx.x; y < h; y += gridDim.x)
-        for (unsigned x = threadIdx.x; x < w; x += blockDim.x) {
-            const unsigned v = plane[y * pitch + x];
-            m = v > m ? v : m;
-        }
-    atomicMax(&block_max, m);
-    __syncthreads();
-    if (!threadIdx.x && block_max) atomicMax(max, block_max);
-}
-
-extern "C" int vqx_cuda_cambi_plane_max(const void *plane, size_t pitch, unsigned w,
-                                        unsigned h, unsigned bpc, unsigned *max, void *stream)
-{
-    /* 8-bit samples cannot exceed their peak: only uint16 planes come here */
-    if (bpc == 8) return 0;
-    const unsigned blocks = h < 1024 ? h : 1024;
-    plane_max<<<blocks, VQX_BLOCK, 0, (cudaStream_t)stream>>>((const uint16_t *)plane, pitch,
-                                                                 w, h, max);
-    return launch_status();
-}
-
 /* ---- load to 10 bits, and the anti-dithering smooth ---- */
 
 template <typename P>

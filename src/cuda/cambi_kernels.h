@@ -25,10 +25,6 @@ typedef struct VqxCudaCambiContrast {
     const float *reciprocal;        /* device copy of CambiState.reciprocal */
 } VqxCudaCambiContrast;
 
-/* *max = the larger of *max and the largest sample of a w x h plane. */
-int vqx_cuda_cambi_plane_max(const void *plane, size_t pitch, unsigned w, unsigned h,
-                             unsigned bpc, unsigned *max, void *stream);
-
 /* vqx_cambi_load_10bit into out (w x h) through the device maps rows and
  * cols; smooth: then vqx_cambi_smooth_2x2. */
 int vqx_cuda_cambi_load(const void *plane, size_t pitch, unsigned bpc, const unsigned *rows,

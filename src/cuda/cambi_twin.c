@@ -21,7 +21,6 @@ enum { DIS, SRC };
  * picture's scales follow it when asked. */
 typedef struct CambiResult {
     double mean[2][CAMBI_SCALES];  /* [DIS / SRC][scale] */
-    unsigned max[2];               /* largest luma sample (9..15 bits) */
 } CambiResult;
 
 typedef struct CambiTwin {
@@ -127,11 +126,7 @@ static int record_picture(CambiTwin *t, const VqxDeviceFrame *f, unsigned pic, V
     const void *plane = pic == DIS ? f->dis[0] : f->ref[0];
     const size_t pitch = f->pitch[0] / (s->bpc == 8 ? 1 : 2);
     void *stream = f->stream;
-    int ret = 0;
-    if (vqx_cambi_needs_peak_check(s))
-        ret = vqx_device_launched(dev, vqx_cuda_cambi_plane_max(
-            plane, pitch, t->in_w, t->in_h, s->bpc, &result->max[pic], stream), "cambi max");
-    if (!ret) ret = vqx_device_launched(dev, vqx_cuda_cambi_load(
+    int ret = vqx_device_launched(dev, vqx_cuda_cambi_load(
         plane, pitch, s->bpc, t->rows[pic], t->cols[pic], g->w, g->h, s->smooth, t->image[0],
         stream), "cambi load");
     if (!ret) ret = vqx_device_launched(dev, vqx_cuda_cambi_mask(
@@ -178,8 +173,7 @@ static int collect(void *priv, const void *block, unsigned frame, VqxSink *sink)
     CambiTwin *t = priv;
     const CambiState *s = &t->cpu;
     const CambiResult *r = block;
-    int err = vqx_cambi_needs_peak_check(s) ? vqx_cambi_check_peak(s, r->max[DIS], frame, sink) : 0;
-    if (err) return err;
+    int err = 0;
     const double dis_score = vqx_cambi_score(&s->dis, r->mean[DIS]);
     for (unsigned scale = 0; scale < CAMBI_SCALES && s->heatmaps_path && !err; scale++) {
         unsigned w, h;
@@ -190,8 +184,7 @@ static int collect(void *priv, const void *block, unsigned frame, VqxSink *sink)
     }
     if (!err) err = vqx_cambi_emit_distorted(s, frame, dis_score, sink);
     if (err || !s->full_ref) return err;
-    if (vqx_cambi_needs_peak_check(s)) err = vqx_cambi_check_peak(s, r->max[SRC], frame, sink);
-    return err ? err : vqx_cambi_emit_full_ref(s, frame, dis_score,
+    return vqx_cambi_emit_full_ref(s, frame, dis_score,
                                                vqx_cambi_score(&s->src, r->mean[SRC]), sink);
 }
 

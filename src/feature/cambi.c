@@ -550,20 +550,6 @@ double vqx_cambi_score(const CambiGeometry *g, const double mean[CAMBI_SCALES])
     return sum / (g->window * g->window);
 }
 
-bool vqx_cambi_needs_peak_check(const CambiState *s)
-{
-    return s->bpc != 8 && s->bpc != 16;
-}
-
-int vqx_cambi_check_peak(const CambiState *s, unsigned max, unsigned frame, VqxSink *sink)
-{
-    const unsigned peak = (1u << s->bpc) - 1;
-    if (max > peak)
-        return vqx_fail(sink, -EINVAL, "cambi: frame %u has luma %u, above the %u-bit maximum %u",
-                        frame, max, s->bpc, peak);
-    return 0;
-}
-
 int vqx_cambi_emit_distorted(const CambiState *s, unsigned frame, double dis_score,
                              VqxSink *sink)
 {
@@ -610,11 +596,6 @@ static int score_picture(CambiState *s, const VqxPicture *pic, const CambiGeomet
                          bool heatmaps, unsigned frame, VqxSink *sink, double *score)
 {
     const bool hbd = s->bpc > 8;
-    if (vqx_cambi_needs_peak_check(s)) {
-        const int err = vqx_cambi_check_peak(s, vqx_cambi_plane_max_16bpc(
-            pic->data[0], pic->stride[0], pic->w[0], pic->h[0]), frame, sink);
-        if (err) return err;
-    }
     (hbd ? vqx_cambi_load_10bit_16bpc : vqx_cambi_load_10bit_8bpc)(
         pic->data[0], pic->stride[0], s->bpc, g->rows, g->cols, g->w, g->h, s->image);
     if (s->smooth) vqx_cambi_smooth_2x2(s->image, g->w, g->h);

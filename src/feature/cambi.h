@@ -101,10 +101,6 @@ void vqx_cambi_close(void *state);
 void vqx_cambi_scale_size(const CambiState *s, const CambiGeometry *g, unsigned scale,
                           unsigned *w, unsigned *h);
 
-/* Fails (as the CPU does) when a picture's largest luma sample `max` is
- * above the bit depth's peak; 0 otherwise. Needed for 9..15 bits only. */
-bool vqx_cambi_needs_peak_check(const CambiState *s);
-int vqx_cambi_check_peak(const CambiState *s, unsigned max, unsigned frame, VqxSink *sink);
 /* A picture's score from the pooled means of its scales. */
 double vqx_cambi_score(const CambiGeometry *g, const double mean[CAMBI_SCALES]);
 /* Emits the distorted picture's score; with full_ref (src_score) also the
@@ -128,10 +124,6 @@ void vqx_cambi_spatial_mask(CambiState *s, unsigned w, unsigned h, unsigned thre
 void vqx_cambi_halve(CambiState *s, unsigned w, unsigned h);
 void vqx_cambi_mode_filter(CambiState *s, unsigned w, unsigned h);
 void vqx_cambi_contrast_values(CambiState *s, unsigned w, unsigned h, unsigned window);
-
-/* Largest sample of a w x h plane. */
-BF_DECL(unsigned, vqx_cambi_plane_max, const void *data, ptrdiff_t stride,
-        unsigned w, unsigned h);
 
 /* Nearest-neighbour resampling of a `bpc`-bit plane to 10 bits: output
  * sample (y, x) is input sample (rows[y], cols[x]), shifted left (bpc < 10)

@@ -1,17 +1,6 @@
 #include "bitdepth.h"
 #include "feature/cambi.h"
 
-unsigned BF(vqx_cambi_plane_max)(const void *data, ptrdiff_t stride, unsigned w, unsigned h)
-{
-    unsigned max = 0;
-    for (unsigned y = 0; y < h; y++) {
-        const pixel *row = PIXEL_ROW(pixel, data, stride, y);
-        for (unsigned x = 0; x < w; x++)
-            max = row[x] > max ? row[x] : max;
-    }
-    return max;
-}
-
 void BF(vqx_cambi_load_10bit)(const void *data, ptrdiff_t stride, unsigned bpc,
                               const unsigned *rows, const unsigned *cols,
                               unsigned out_w, unsigned out_h, uint16_t *out)
