@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -53,6 +54,69 @@ static void format_json_number(char *buf, size_t len, double v, int precision)
     else format_number(buf, len, v, precision);
 }
 
+/* Length of the well-formed UTF-8 sequence at s (shortest form, no
+ * surrogates, at most U+10FFFF) and its code point; 0 when there is none. */
+static size_t utf8_sequence(const unsigned char *s, uint32_t *cp)
+{
+    static const uint32_t min_cp[] = { 0, 0, 0x80, 0x800, 0x10000 };
+    size_t len;
+    if (*s < 0x80) len = 1, *cp = *s;
+    else if ((*s & 0xe0) == 0xc0) len = 2, *cp = *s & 0x1f;
+    else if ((*s & 0xf0) == 0xe0) len = 3, *cp = *s & 0x0f;
+    else if ((*s & 0xf8) == 0xf0) len = 4, *cp = *s & 0x07;
+    else return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80) return 0;
+        *cp = *cp << 6 | (s[i] & 0x3f);
+    }
+    if (*cp < min_cp[len] || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff)) return 0;
+    return len;
+}
+
+enum Escape { ESCAPE_JSON, ESCAPE_XML };
+
+/* Write s as the inside of a JSON string or of an XML attribute value.
+ * Bytes that are not UTF-8 become U+FFFD, as do the characters XML 1.0
+ * cannot carry even as references (controls but tab, newline and carriage
+ * return; U+FFFE, U+FFFF). Tab, newline and carriage return are written as
+ * references in XML, which attribute normalisation would turn into spaces. */
+static void put_escaped(FILE *f, const char *str, enum Escape e)
+{
+    static const char replacement[] = "\xef\xbf\xbd";
+    const unsigned char *s = (const unsigned char *)str;
+    while (*s) {
+        uint32_t cp;
+        const size_t len = utf8_sequence(s, &cp);
+        if (!len) {
+            fputs(replacement, f);
+            s++;
+            continue;
+        }
+        if (e == ESCAPE_JSON) {
+            if (cp == '"' || cp == '\\') fprintf(f, "\\%c", (char)cp);
+            else if (cp < 0x20) fprintf(f, "\\u%04x", (unsigned)cp);
+            else fwrite(s, 1, len, f);
+        } else {
+            if (cp == '&') fputs("&amp;", f);
+            else if (cp == '<') fputs("&lt;", f);
+            else if (cp == '>') fputs("&gt;", f);
+            else if (cp == '"') fputs("&quot;", f);
+            else if (cp == '\t' || cp == '\n' || cp == '\r') fprintf(f, "&#%u;", (unsigned)cp);
+            else if (cp < 0x20 || cp == 0xfffe || cp == 0xffff) fputs(replacement, f);
+            else fwrite(s, 1, len, f);
+        }
+        s += len;
+    }
+}
+
+/* A JSON string: the escaped text in quotes. */
+static void put_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    put_escaped(f, s, ESCAPE_JSON);
+    fputc('"', f);
+}
+
 typedef struct Writer {
     const VqxContext *ctx;
     const VqxCollector *c;
@@ -86,7 +150,9 @@ static void write_xml(const Writer *w, double fps)
 {
     const VqxFrameFormat *fmt = vqx_ctx_format(w->ctx);
     char num[64];
-    fprintf(w->f, "<VMAF version=\"%s\">\n", vqx_version());
+    fputs("<VMAF version=\"", w->f);
+    put_escaped(w->f, vqx_version(), ESCAPE_XML);
+    fputs("\">\n", w->f);
     fprintf(w->f, "  <params qualityWidth=\"%u\" qualityHeight=\"%u\" />\n", fmt->w, fmt->h);
     fprintf(w->f, "  <fyi fps=\"%.2f\" />\n", fps);
     fprintf(w->f, "  <frames>\n");
@@ -106,7 +172,9 @@ static void write_xml(const Writer *w, double fps)
     for (unsigned j = 0; j < w->c->n_keys; j++) {
         const VqxKeySeries *k = &w->c->keys[j];
         if (!key_has_values(k)) continue;
-        fprintf(w->f, "    <metric name=\"%s\" ", k->name);
+        fputs("    <metric name=\"", w->f);
+        put_escaped(w->f, k->name, ESCAPE_XML);
+        fputs("\" ", w->f);
         for (int m = VQX_POOL_MIN; m <= VQX_POOL_HARMONIC_MEAN; m++) {
             double v;
             if (vqx_collector_pool(w->c, j, m, 0, w->n_frames - 1, w->subsample, &v)) continue;
@@ -118,9 +186,13 @@ static void write_xml(const Writer *w, double fps)
     fprintf(w->f, "  </pooled_metrics>\n");
     /* not in libvmaf's files: which backend computed each feature */
     fprintf(w->f, "  <backends>\n");
-    for (unsigned i = 0; i < vqx_ctx_feature_count(w->ctx); i++)
-        fprintf(w->f, "    <backend feature=\"%s\" name=\"%s\" />\n",
-                vqx_ctx_feature_identity(w->ctx, i), vqx_ctx_feature_backend(w->ctx, i));
+    for (unsigned i = 0; i < vqx_ctx_feature_count(w->ctx); i++) {
+        fputs("    <backend feature=\"", w->f);
+        put_escaped(w->f, vqx_ctx_feature_identity(w->ctx, i), ESCAPE_XML);
+        fputs("\" name=\"", w->f);
+        put_escaped(w->f, vqx_ctx_feature_backend(w->ctx, i), ESCAPE_XML);
+        fputs("\" />\n", w->f);
+    }
     fprintf(w->f, "  </backends>\n");
     fprintf(w->f, "  <aggregate_metrics ");
     for (unsigned i = 0; i < w->c->n_aggregate; i++) {
@@ -135,7 +207,9 @@ static void write_json(const Writer *w, double fps)
 {
     char num[64];
     fprintf(w->f, "{\n");
-    fprintf(w->f, "  \"version\": \"%s\",\n", vqx_version());
+    fputs("  \"version\": ", w->f);
+    put_json_string(w->f, vqx_version());
+    fputs(",\n", w->f);
     if (isfinite(fps)) fprintf(w->f, "  \"fps\": %.2f,\n", fps);
     else fprintf(w->f, "  \"fps\": null,\n");
     fprintf(w->f, "  \"frames\": [");
@@ -149,7 +223,9 @@ static void write_json(const Writer *w, double fps)
             const VqxKeySeries *k = &w->c->keys[j];
             if (!key_at(k, i)) continue;
             format_json_number(num, sizeof(num), k->value[i], w->precision);
-            fprintf(w->f, "%s        \"%s\": %s", first ? "\n" : ",\n", k->name, num);
+            fputs(first ? "\n        " : ",\n        ", w->f);
+            put_json_string(w->f, k->name);
+            fprintf(w->f, ": %s", num);
             first = false;
         }
         fprintf(w->f, "\n      }\n    }");
@@ -160,7 +236,9 @@ static void write_json(const Writer *w, double fps)
     for (unsigned j = 0; j < w->c->n_keys; j++) {
         const VqxKeySeries *k = &w->c->keys[j];
         if (!key_has_values(k)) continue;
-        fprintf(w->f, "%s    \"%s\": {", first_key ? "\n" : ",\n", k->name);
+        fputs(first_key ? "\n    " : ",\n    ", w->f);
+        put_json_string(w->f, k->name);
+        fputs(": {", w->f);
         first_key = false;
         bool first = true;
         for (int m = VQX_POOL_MIN; m <= VQX_POOL_HARMONIC_MEAN; m++) {
@@ -176,14 +254,19 @@ static void write_json(const Writer *w, double fps)
     fprintf(w->f, "  \"aggregate_metrics\": {");
     for (unsigned i = 0; i < w->c->n_aggregate; i++) {
         format_json_number(num, sizeof(num), w->c->aggregate[i].value, w->precision);
-        fprintf(w->f, "%s    \"%s\": %s", i ? ",\n" : "\n", w->c->aggregate[i].name, num);
+        fputs(i ? ",\n    " : "\n    ", w->f);
+        put_json_string(w->f, w->c->aggregate[i].name);
+        fprintf(w->f, ": %s", num);
     }
     fprintf(w->f, "\n  },\n");
     /* not in libvmaf's files: which backend computed each feature */
     fprintf(w->f, "  \"backends\": {");
-    for (unsigned i = 0; i < vqx_ctx_feature_count(w->ctx); i++)
-        fprintf(w->f, "%s    \"%s\": \"%s\"", i ? ",\n" : "\n",
-                vqx_ctx_feature_identity(w->ctx, i), vqx_ctx_feature_backend(w->ctx, i));
+    for (unsigned i = 0; i < vqx_ctx_feature_count(w->ctx); i++) {
+        fputs(i ? ",\n    " : "\n    ", w->f);
+        put_json_string(w->f, vqx_ctx_feature_identity(w->ctx, i));
+        fputs(": ", w->f);
+        put_json_string(w->f, vqx_ctx_feature_backend(w->ctx, i));
+    }
     fprintf(w->f, "\n  }\n}\n");
 }
 
@@ -227,10 +310,30 @@ static void write_sub(const Writer *w)
     }
 }
 
+/* Key names are written unescaped (XML attribute names, CSV headers, SUB
+ * labels). The core admits only names that can be; they are checked again
+ * before anything is written, so that a file is well formed or not written
+ * at all. In XML a key named frameNum would repeat that attribute of
+ * <frame>. */
+static bool names_writable(const VqxCollector *c, enum VqxOutputFormat format)
+{
+    for (unsigned j = 0; j < c->n_keys; j++) {
+        const char *name = c->keys[j].name;
+        if (!key_has_values(&c->keys[j])) continue;
+        if (vqx_key_name_fault(name) || (format == VQX_OUTPUT_XML && !strcmp(name, "frameNum")))
+            return false;
+    }
+    for (unsigned i = 0; i < c->n_aggregate; i++)
+        if (vqx_key_name_fault(c->aggregate[i].name)) return false;
+    return true;
+}
+
 int vqx_write_output(const VqxContext *ctx, FILE *f, const VqxOutputSettings *s)
 {
     if (!ctx || !f || !s) return -EINVAL;
     if (s->precision < VQX_PRECISION_MAX || s->precision > 17) return -EINVAL;
+    if ((unsigned)s->format > VQX_OUTPUT_SUB) return -EINVAL;
+    if (!names_writable(vqx_ctx_collector(ctx), s->format)) return -EINVAL;
     const Writer w = {
         .ctx = ctx,
         .c = vqx_ctx_collector(ctx),
@@ -239,12 +342,13 @@ int vqx_write_output(const VqxContext *ctx, FILE *f, const VqxOutputSettings *s)
         .subsample = vqx_ctx_subsample(ctx),
         .n_frames = vqx_frame_count(ctx),
     };
+    errno = 0;
     switch (s->format) {
     case VQX_OUTPUT_XML:  write_xml(&w, s->fps); break;
     case VQX_OUTPUT_JSON: write_json(&w, s->fps); break;
     case VQX_OUTPUT_CSV:  write_csv(&w); break;
     case VQX_OUTPUT_SUB:  write_sub(&w); break;
-    default: return -EINVAL;
     }
-    return ferror(f) ? -EIO : 0;
+    /* errno of the failed write: "No space left on device" says more than EIO */
+    return ferror(f) ? -(errno ? errno : EIO) : 0;
 }

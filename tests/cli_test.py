@@ -5,12 +5,19 @@ Needs nothing outside the repository: inputs are the bundled sample pair and
 small files written here. PSNR values are checked against an independent
 computation in Python (same double arithmetic, same libm log10).
 """
+import csv
+import io
 import json
 import math
 import os
+import re
+import resource
+import signal
+import stat
 import subprocess
 import sys
 import tempfile
+import xml.etree.ElementTree as ET
 
 VQX = sys.argv[1]
 SAMPLES = sys.argv[2]
@@ -30,8 +37,9 @@ def check(cond, what):
         print(f"FAIL: {what}")
 
 
-def run(*args):
-    return subprocess.run([VQX, *args], capture_output=True, text=True)
+def run(*args, preexec_fn=None):
+    return subprocess.run([VQX, *args], capture_output=True, text=True, errors="replace",
+                          preexec_fn=preexec_fn)
 
 
 def tmp(name):
@@ -272,6 +280,185 @@ bad(["-r", REF, "-d", DIS, "--nosuchflag"], 2, "nosuchflag", "unknown flag")
 bad(["-r", REF], 2, "distorted", "missing -d")
 bad(["-r", REF, "-d", DIS, "--feature", "psnr", "-n", "-o", tmp("no/such/dir/out.xml")], 5,
     "out.xml", "unwritable output")
+
+# ---- usage errors: each exits 2 and frees what was parsed (the ASan build's
+# leak check changes the exit code of a run that leaks) ----
+
+FEAT = ["--feature", "psnr", "--feature", "float_ssim=enable_lcs=true", "-m", "version=vmaf_v0.6.1"]
+for args, needle, what in (
+        (["--threads", "abc"], "thread", "non-numeric thread count"),
+        (["-w", "abc"], "width", "bad width"),
+        (["-h", "0"], "height", "zero height"),
+        (["-w", "4294967296"], "width", "width past UINT_MAX"),
+        (["-p", "411"], "pixel format", "bad pixel format"),
+        (["-b", "7"], "bit depth", "bad bit depth"),
+        (["--subsample", "x"], "subsample", "bad subsample"),
+        (["--cpumask", "x"], "cpumask", "bad cpumask"),
+        (["--frame_cnt", "-2"], "frame count", "bad frame count"),
+        (["--frame_skip_ref", "x"], "frame skip", "bad frame skip (reference)"),
+        (["--frame_skip_dist", "x"], "frame skip", "bad frame skip (distorted)"),
+        (["--precision", "x"], "precision", "bad precision word"),
+        (["--backend", "x"], "backend", "bad backend"),
+        (["--aom_ctc", "v0.1"], "aom_ctc", "bad aom_ctc version"),
+        (["--nflx_ctc", "v2.0"], "nflx_ctc", "bad nflx_ctc version"),
+        (["extra"], "unexpected argument", "a stray argument"),
+        (["-w", "16"], "all of -w", "partial raw geometry"),
+        (["--nosuch"], "nosuch", "unknown long flag"),
+        (sum((["--feature", "psnr"] for _ in range(65)), []), "too many features", "too many features"),
+        (sum((["-m", "version=vmaf_v0.6.1"] for _ in range(65)), []), "too many models", "too many models"),
+        (["--output"], "needs a value", "flag without its value")):
+    bad(["-r", REF, "-d", DIS, *FEAT, *args], 2, needle, f"usage: {what}")
+bad([*FEAT, "-d", DIS], 2, "reference", "usage: no -r after features")
+bad([*FEAT, "--feature", "nosuch", "-r", REF, "-d", DIS], 2, "psnr", "usage: unknown feature after others")
+bad([*FEAT, "-r", REF, "-d", DIS, "-m", "version=nosuch"], 2, "vmaf_v0.6.1", "usage: bad model after others")
+bad([*FEAT, "-r", REF, "-d", DIS, "--feature", "psnr=enable_mse=2"], 2, "true or false",
+    "usage: bad option after others")
+bad([*FEAT, "-r", tmp("missing.y4m"), "-d", DIS], 3, "missing.y4m", "missing input after features")
+for flag, needle in (("--help", "--reference"), ("-v", "vqx ")):
+    p = run(*FEAT, "--aom_ctc", "v7.0", flag)
+    check(p.returncode == 0 and needle in p.stdout and p.stderr == "",
+          f"{flag} after features and a preset exits 0: {p.returncode} {p.stderr!r}")
+
+# ---- frame geometry too large ----
+
+open(tmp("tiny.yuv"), "wb").write(bytes(1000))
+BIG = ["-w", "65536", "-h", "65536", "-p", "444", "-b", "16"]
+bad(["-r", tmp("tiny.yuv"), "-d", tmp("tiny.yuv"), *BIG], 3,
+    "tiny.yuv: a 65536x65536 4:4:4 16-bit frame needs 24 GiB", "a frame too large is refused at open")
+bad(["-r", tmp("nothere.yuv"), "-d", tmp("tiny.yuv"), *BIG], 3, "nothere.yuv: No such file",
+    "a missing input is reported before its geometry")
+open(tmp("huge.y4m"), "wb").write(b"YUV4MPEG2 W65536 H32768 C420\nFRAME\n" + bytes(100))
+bad(["-r", tmp("huge.y4m"), "-d", tmp("huge.y4m")], 3, "65536x32768 4:2:0 8-bit frame needs 3 GiB",
+    "a y4m frame too large is refused at open")
+bad(["-r", tmp("tiny.yuv"), "-d", tmp("tiny.yuv"), "-w", "4294967295", "-h", "4294967295",
+     "-p", "444", "-b", "16"], 3, "out of range", "a size past 65536 does not wrap")
+
+# ---- output files: well formed whatever the strings in them ----
+
+KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
+# a string option holds anything but ':' (the option separator) and NUL
+WEIRD = "h\"<>&'\n\t\r x=y é"
+heat = os.path.join(TMP, WEIRD)
+ALL = ["-r", REF, "-d", DIS, "--frame_cnt", "2", "-q", "-m", "version=vmaf_v0.6.1:name=vmaf_x.1-b",
+       "--feature", "psnr=enable_apsnr=true", "--feature", "float_vif=vif_sigma_nsq=0.5",
+       "--feature", "cambi=heatmaps_path=" + heat]
+
+
+def parsed(args, fmt, parse):
+    """The output of a run in `fmt`, parsed; None (a failure) when it does not parse."""
+    out = tmp("all." + fmt)
+    p = run(*args, "--" + fmt, "-o", out)
+    check(p.returncode == 0, f"{fmt} run with odd strings: {p.returncode} {p.stderr}")
+    try:
+        return parse(open(out, "rb").read().decode("utf-8"))
+    except (OSError, ValueError, ET.ParseError, csv.Error) as e:
+        check(False, f"{fmt} output is well formed: {e}")
+        return None
+
+
+doc = parsed(ALL, "json", json.loads) or {"backends": {}, "frames": [], "aggregate_metrics": {}}
+check(doc["backends"].get("cambi:heatmaps_path=" + heat) == "cpu",
+      f"json: an option value with quotes, <>&, controls round-trips: {list(doc['backends'])}")
+check("float_vif:vif_sigma_nsq=0.5" in doc["backends"], "json: float_vif's identity")
+check(len(doc["frames"]) == 2 and {"vmaf_x.1-b", "psnr_y", "cambi"} <= set(doc["frames"][0]["metrics"])
+      and "apsnr_y" in doc["aggregate_metrics"], "json: frames, model and aggregates")
+
+root = parsed(ALL, "xml", ET.fromstring)
+if root is None:
+    root = ET.fromstring("<VMAF><frames/><aggregate_metrics/></VMAF>")
+feats = [b.get("feature") for b in root.iter("backend")]
+check("cambi:heatmaps_path=" + heat in feats and "float_vif:vif_sigma_nsq=0.5" in feats,
+      f"xml: an option value with quotes, <>&, controls round-trips: {feats}")
+frames = root.find("frames").findall("frame")
+check(len(frames) == 2 and frames[0].get("vmaf_x.1-b") and frames[1].get("frameNum") == "1"
+      and root.find("aggregate_metrics").get("apsnr_y"), "xml: frames, model and aggregates")
+check({m.get("name") for m in root.iter("metric")} >= {"vmaf_x.1-b", "psnr_y", "cambi"}, "xml: pooled")
+
+rows = parsed(ALL, "csv", lambda text: list(csv.reader(io.StringIO(text)))) or [[]]
+check(len(rows) == 3 and len({len(r) for r in rows}) == 1 and "vmaf_x.1-b" in rows[0]
+      and all(KEY.match(k) for k in rows[0][1:-1]), f"csv: 2 rows as wide as the header: {rows[:1]}")
+sub = parsed(ALL, "sub", str.splitlines) or []
+check(len(sub) == 2 and all(re.fullmatch(r"\{(\d+)\}\{\d+\}frame: \1\|([A-Za-z_][\w.-]*: [-\d.e+]+\|)+", l)
+                            for l in sub), f"sub: every line is frame|name: value|...: {sub[:1]}")
+
+# bytes XML cannot carry, and bytes that are not UTF-8, still give files that parse
+raw_heat = os.fsencode(TMP) + b"/c\x01\x1f\x7f\xff\xc3"
+RAW = [*ALL[:-1], b"cambi=heatmaps_path=" + raw_heat]
+doc = parsed(RAW, "json", json.loads) or {}
+want = raw_heat.decode("utf-8", "replace")
+check("cambi:heatmaps_path=" + want in doc.get("backends", {}),
+      f"json: controls escaped, non-UTF-8 bytes become U+FFFD: {list(doc.get('backends', {}))}")
+root = parsed(RAW, "xml", ET.fromstring)
+feats = [b.get("feature") for b in root.iter("backend")] if root is not None else []
+check("cambi:heatmaps_path=" + TMP + "/c\ufffd\ufffd\x7f\ufffd\ufffd" in feats,
+      f"xml: controls and non-UTF-8 bytes become U+FFFD: {feats}")
+
+# ---- output files: replaced only by a complete one ----
+
+OUTDIR = tmp("outdir")
+os.mkdir(OUTDIR)
+target = os.path.join(OUTDIR, "scores.xml")
+KEPT = b"earlier results\n"
+open(target, "wb").write(KEPT)
+os.chmod(target, 0o640)
+PSNR = ["-r", REF, "-d", DIS, "--feature", "psnr", "-n"]
+
+
+def kept(p, code, needle, what):
+    check(p.returncode == code and needle in p.stderr and open(target, "rb").read() == KEPT
+          and os.listdir(OUTDIR) == ["scores.xml"],
+          f"{what}: exit {p.returncode} (want {code}), {p.stderr.strip()!r}, the file unchanged, "
+          f"no temporary file: {os.listdir(OUTDIR)}")
+
+
+kept(run(*PSNR, "-o", target, "--frame_skip_ref", "5", "--frame_skip_dist", "5"), 3,
+     "no frame to score", "all frames skipped")
+kept(run(*PSNR, "-o", target, "--frame_skip_ref", "9"), 3, "fewer than 9 frames", "a skip past the end")
+write_y4m(tmp("noframes.y4m"), W, H, [])
+kept(run(*PSNR, "-o", target, "-r", tmp("noframes.y4m"), "-d", tmp("noframes.y4m")), 3,
+     "no frame to score", "inputs without frames")
+
+
+def small_file_limit():
+    # writes past 200 bytes fail with EFBIG instead of raising SIGXFSZ
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (200, 200))
+
+
+kept(run(*PSNR, "-o", target, preexec_fn=small_file_limit), 5, "File too large",
+     "an output that fails midway")
+# names that cannot be written: the core refuses them (2), or else the writer (5);
+# frameNum would repeat that attribute of XML's <frame>
+for name in ('a"b', "frameNum"):
+    p = run("-r", REF, "-d", DIS, "--frame_cnt", "1", "-m", "version=vmaf_v0.6.1:name=" + name, "-o", target)
+    check(p.returncode in (2, 5) and open(target, "rb").read() == KEPT and os.listdir(OUTDIR) == ["scores.xml"],
+          f"a name that cannot be written ({name}): exit {p.returncode}, {p.stderr.strip()!r}, the file unchanged")
+
+p = run(*PSNR, "-o", target, "-q")
+check(p.returncode == 0 and ET.parse(target).getroot().tag == "VMAF"
+      and stat.S_IMODE(os.stat(target).st_mode) == 0o640 and os.listdir(OUTDIR) == ["scores.xml"],
+      f"a replaced file is complete and keeps its mode: {oct(os.stat(target).st_mode)}")
+os.symlink("scores.xml", os.path.join(OUTDIR, "latest"))
+p = run(*PSNR, "-o", os.path.join(OUTDIR, "latest"), "--json", "-q")
+check(p.returncode == 0 and os.path.islink(os.path.join(OUTDIR, "latest")) and json.load(open(target))
+      and sorted(os.listdir(OUTDIR)) == ["latest", "scores.xml"], "writing through a link keeps the link")
+for mask, mode in ((0o022, 0o644), (0o077, 0o600)):
+    fresh = os.path.join(OUTDIR, f"new{mask:o}.csv")
+    p = run(*PSNR, "-o", fresh, "--csv", "-q", preexec_fn=lambda: os.umask(mask))
+    check(p.returncode == 0 and stat.S_IMODE(os.stat(fresh).st_mode) == mode,
+          f"a new file under umask {mask:03o} is {mode:o}: {oct(os.stat(fresh).st_mode)}")
+p = run(*PSNR, "-o", "/dev/null", "-q")
+check(p.returncode == 0 and stat.S_ISCHR(os.stat("/dev/null").st_mode), "writing to /dev/null")
+p = run(*PSNR, "-o", "/dev/stdout", "--csv", "-q")
+check(p.returncode == 0 and p.stdout.startswith("Frame,psnr_y,"), f"/dev/stdout on a pipe: {p.stderr}")
+log = tmp("log.txt")
+open(log, "w").write("first\n")
+with open(log, "a") as f:  # >> in a shell: /dev/stdout is appended to, not replaced
+    p = subprocess.run([VQX, *PSNR, "-o", "/dev/stdout", "--csv", "-q"], stdout=f)
+check(p.returncode == 0 and open(log).read().startswith("first\nFrame,psnr_y,"),
+      f"/dev/stdout on a file opened to append: {open(log).read()[:40]!r}")
+bad([*PSNR, "-o", "/dev/full"], 5, "No space left on device", "a device that fails")
+bad([*PSNR, "-o", OUTDIR], 5, "outdir", "a folder as output")
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -201,7 +201,7 @@ static int add_nflx_ctc(CliSettings *s)
     return err;
 }
 
-int parse_cli(CliSettings *s, int argc, char *const *argv)
+static int parse_args(CliSettings *s, int argc, char *const *argv)
 {
     const char *app = "vqx";
     memset(s, 0, sizeof(*s));
@@ -328,6 +328,15 @@ int parse_cli(CliSettings *s, int argc, char *const *argv)
         return usage_error(app, "%s", "raw input needs all of -w, -h, -p and -b");
     s->raw_given = raw_fields == 15;
     return -1;
+}
+
+/* Every return of parse_args but "go on" ends the program: what it
+ * allocated is freed here, once, whichever return it took. */
+int parse_cli(CliSettings *s, int argc, char *const *argv)
+{
+    const int code = parse_args(s, argc, argv);
+    if (code >= 0) free_cli(s);
+    return code;
 }
 
 void free_cli(CliSettings *s)

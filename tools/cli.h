@@ -49,8 +49,9 @@ typedef struct CliSettings {
     unsigned n_owned;
 } CliSettings;
 
-/* Parse argv. Returns -1 to go on, otherwise the exit code to leave with
- * (--help and --version exit 0; errors print one line and the usage hint). */
+/* Parse argv. Returns -1 to go on (free_cli when done), otherwise the exit
+ * code to leave with, nothing left to free (--help and --version exit 0;
+ * errors print one line and the usage hint). */
 int parse_cli(CliSettings *s, int argc, char *const *argv);
 void free_cli(CliSettings *s);
 

@@ -1,8 +1,10 @@
 /* vqx: score a distorted video against its reference. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -128,9 +130,11 @@ static int score_frames(VqxContext *ctx, const CliSettings *s, VqxInput *ref, Vq
         /* pictures from the context's pool: no fresh buffer per frame */
         const VqxRawFormat *rf = vqx_input_format(ref), *df = vqx_input_format(dis);
         VqxPicture pr, pd;
-        if (vqx_picture_alloc_from(ctx, &pr, rf->layout, rf->bpc, rf->w, rf->h) ||
-            vqx_picture_alloc_from(ctx, &pd, df->layout, df->bpc, df->w, df->h)) {
-            fprintf(stderr, "%svqx: out of memory\n", show_progress ? "\n" : "");
+        const bool ref_failed = vqx_picture_alloc_from(ctx, &pr, rf->layout, rf->bpc, rf->w, rf->h);
+        if (ref_failed || vqx_picture_alloc_from(ctx, &pd, df->layout, df->bpc, df->w, df->h)) {
+            vqx_input_frame_message(ref_failed ? s->ref_path : s->dis_path, ref_failed ? rf : df,
+                                    VQX_INPUT_CANNOT_ALLOCATE, msg, sizeof(msg));
+            fprintf(stderr, "%svqx: %s\n", show_progress ? "\n" : "", msg);
             vqx_picture_free(&pr);
             code = EXIT_INPUT;
             break;
@@ -151,7 +155,13 @@ static int score_frames(VqxContext *ctx, const CliSettings *s, VqxInput *ref, Vq
             break;
         }
         if (s->common_bitdepth && (promote_picture(&pr, pd.bpc) || promote_picture(&pd, pr.bpc))) {
-            fprintf(stderr, "%svqx: out of memory\n", show_progress ? "\n" : "");
+            /* the picture that failed is the one still at the lower depth */
+            const bool ref_low = pr.bpc < pd.bpc;
+            VqxRawFormat wide = *(ref_low ? rf : df);
+            wide.bpc = ref_low ? pd.bpc : pr.bpc;
+            vqx_input_frame_message(ref_low ? s->ref_path : s->dis_path, &wide,
+                                    VQX_INPUT_CANNOT_ALLOCATE, msg, sizeof(msg));
+            fprintf(stderr, "%svqx: %s\n", show_progress ? "\n" : "", msg);
             vqx_picture_free(&pr);
             vqx_picture_free(&pd);
             code = EXIT_INPUT;
@@ -172,21 +182,78 @@ static int score_frames(VqxContext *ctx, const CliSettings *s, VqxInput *ref, Vq
     return code;
 }
 
-static int write_results(VqxContext *ctx, const CliSettings *s, double fps)
+static int output_error(const char *path, int err)
 {
-    FILE *f = !strcmp(s->output_path, "-") ? stdout : fopen(s->output_path, "w");
-    if (!f) {
-        fprintf(stderr, "vqx: cannot write %s: %s\n", s->output_path, strerror(errno));
-        return EXIT_OUTPUT;
-    }
+    /* the settings are valid, so vqx_write_output refused a name */
+    fprintf(stderr, "vqx: cannot write %s: %s\n", path,
+            err == EINVAL ? "a score's name cannot be written in this format" : strerror(err));
+    return EXIT_OUTPUT;
+}
+
+/* /dev/stdout, /dev/fd/N and /proc/self/fd/N name a descriptor open
+ * already, perhaps on a regular file that the shell opened (> or >>). */
+static bool names_descriptor(const char *path)
+{
+    return !strcmp(path, "/dev/stdout") || !strcmp(path, "/dev/stderr") ||
+           !strncmp(path, "/dev/fd/", 8) || (!strncmp(path, "/proc/", 6) && strstr(path, "/fd/"));
+}
+
+/* A regular file is replaced only by a complete one: the output goes to a
+ * temporary file beside it (beside the file a symbolic link points to),
+ * which is renamed over it once written. "-", a descriptor and a target
+ * that exists and is not a regular file (a device, a FIFO) are written in
+ * place, appending: a file behind a descriptor is the shell's to truncate.
+ * A new file gets the mode fopen would give it, a replaced one keeps its
+ * mode. */
+static int write_results(VqxContext *ctx, const CliSettings *s, double fps, mode_t umask_bits)
+{
     const VqxOutputSettings os = { .format = s->output_format, .precision = s->precision, .fps = fps };
-    int ret = vqx_write_output(ctx, f, &os);
-    if (f != stdout && fclose(f)) ret = -errno;
-    if (ret) {
-        fprintf(stderr, "vqx: cannot write %s: %s\n", s->output_path, strerror(-ret));
-        return EXIT_OUTPUT;
+    const char *path = s->output_path;
+    int ret;
+    if (!strcmp(path, "-")) {
+        ret = vqx_write_output(ctx, stdout, &os);
+        if (!ret && fflush(stdout)) ret = -errno;
+        return ret ? output_error("the standard output", -ret) : EXIT_OK;
     }
-    return EXIT_OK;
+    struct stat st;
+    const bool exists = stat(path, &st) == 0;
+    if ((exists && !S_ISREG(st.st_mode)) || names_descriptor(path)) {
+        FILE *f = fopen(path, "a");
+        if (!f) return output_error(path, errno);
+        ret = vqx_write_output(ctx, f, &os);
+        if (fclose(f) && !ret) ret = -errno;
+        return ret ? output_error(path, -ret) : EXIT_OK;
+    }
+
+    char *resolved = exists ? realpath(path, NULL) : NULL;
+    const char *target = resolved ? resolved : path;
+    static const char suffix[] = ".XXXXXX";
+    char *tmp = malloc(strlen(target) + sizeof(suffix));
+    if (!tmp) {
+        free(resolved);
+        return output_error(path, ENOMEM);
+    }
+    strcpy(tmp, target);
+    strcat(tmp, suffix);
+    const int fd = mkstemp(tmp);
+    FILE *f = NULL;
+    /* mkstemp makes 0600; a file system without modes (vfat) refuses the
+     * change, which is no reason to lose the output */
+    if (fd >= 0) fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~umask_bits);
+    if (fd < 0) {
+        ret = -errno;
+    } else if (!(f = fdopen(fd, "w"))) {
+        ret = -errno;
+        close(fd);
+    } else {
+        ret = vqx_write_output(ctx, f, &os);
+        if (fclose(f) && !ret) ret = -errno;
+        if (!ret && rename(tmp, target)) ret = -errno;
+    }
+    if (ret && fd >= 0) unlink(tmp);
+    free(tmp);
+    free(resolved);
+    return ret ? output_error(path, -ret) : EXIT_OK;
 }
 
 /* The pooled mean of each model, as libvmaf's tool prints it. */
@@ -202,6 +269,10 @@ static void print_summary(const VqxContext *ctx, unsigned n_frames)
 
 int main(int argc, char **argv)
 {
+    /* read before any thread starts: umask can only be read by setting it */
+    const mode_t umask_bits = umask(0);
+    umask(umask_bits);
+
     CliSettings s;
     int code = parse_cli(&s, argc, argv);
     if (code >= 0) return code;
@@ -257,8 +328,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "vqx: no frame to score\n");
         code = EXIT_INPUT;
     }
-    if (s.output_path) {
-        const int out_code = write_results(ctx, &s, fps);
+    /* no frame scored: nothing to write, and an existing file stays as it was */
+    if (s.output_path && n_frames) {
+        const int out_code = write_results(ctx, &s, fps, umask_bits);
         if (!code) code = out_code;
     }
     if (!s.quiet) print_summary(ctx, n_frames);

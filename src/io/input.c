@@ -93,6 +93,44 @@ static uint64_t frame_data_bytes(const VqxRawFormat *fmt, bool has_alpha)
     return total;
 }
 
+/* "24 GiB", "3.1 MiB": three significant digits of the largest fitting unit. */
+static void format_bytes(uint64_t n, char *buf, size_t len)
+{
+    static const char *const units[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+    unsigned u = 0;
+    double v = (double)n;
+    while (v >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+        v /= 1024;
+        u++;
+    }
+    snprintf(buf, len, "%.3g %s", v, units[u]);
+}
+
+void vqx_input_frame_message(const char *name, const VqxRawFormat *fmt, const char *why,
+                             char *err, size_t err_len)
+{
+    char size[32];
+    format_bytes(frame_data_bytes(fmt, false), size, sizeof(size));
+    set_error(err, err_len, "%s: a %ux%u %s %u-bit frame needs %s, %s", name, fmt->w, fmt->h,
+              layout_name(fmt->layout), fmt->bpc, size, why);
+}
+
+/* Refuse, before anything is allocated, a frame that vqx does not take
+ * (VQX_INPUT_MAX_PLANE_SAMPLES) or whose size does not fit a size_t with
+ * room for row padding (32-bit hosts). */
+static int check_frame_size(const VqxInput *in, char *err, size_t err_len)
+{
+    if ((uint64_t)in->fmt.w * in->fmt.h >= VQX_INPUT_MAX_PLANE_SAMPLES)
+        vqx_input_frame_message(in->name, &in->fmt, "more than vqx takes (planes of fewer "
+                                "than 2^31 samples)", err, err_len);
+    else if (frame_data_bytes(&in->fmt, false) > SIZE_MAX / 2)
+        vqx_input_frame_message(in->name, &in->fmt, "more than this system can address",
+                                err, err_len);
+    else
+        return 0;
+    return -ENOMEM;
+}
+
 static bool host_is_little_endian(void)
 {
     const uint16_t probe = 1;
@@ -245,8 +283,7 @@ int vqx_input_read(VqxInput *in, VqxPicture *pic, char *err, size_t err_len)
     }
     if (!reuse) ret = vqx_picture_alloc(pic, in->fmt.layout, in->fmt.bpc, in->fmt.w, in->fmt.h);
     if (ret < 0) {
-        set_error(err, err_len, "%s: frame %u: cannot allocate a %ux%u picture: %s",
-                  in->name, in->frame, in->fmt.w, in->fmt.h, strerror(-ret));
+        vqx_input_frame_message(in->name, &in->fmt, VQX_INPUT_CANNOT_ALLOCATE, err, err_len);
         return ret;
     }
     ret = read_planes(in, pic, err, err_len);
@@ -332,12 +369,13 @@ static int open_input(VqxInput *in, const VqxRawFormat *raw, char *err, size_t e
         in->probe_len = 0;
         in->is_y4m = true;
         char why[256];
-        const int ret = vqx_y4m_read_header(in->f, &in->fmt, &in->has_alpha, why, sizeof(why));
+        int ret = vqx_y4m_read_header(in->f, &in->fmt, &in->has_alpha, why, sizeof(why));
         if (ret < 0) {
             set_error(err, err_len, "%s: %s", in->name, why);
             return ret;
         }
         in->frame_bytes = frame_data_bytes(&in->fmt, in->has_alpha);
+        if ((ret = check_frame_size(in, err, err_len)) < 0) return ret;
         if (in->has_alpha && !have_discard_buffer(in)) return out_of_memory(in, err, err_len);
         return 0;
     }
@@ -351,6 +389,7 @@ static int open_input(VqxInput *in, const VqxRawFormat *raw, char *err, size_t e
     if (ret < 0) return ret;
     in->fmt = *raw;
     in->frame_bytes = frame_data_bytes(&in->fmt, false);
+    if ((ret = check_frame_size(in, err, err_len)) < 0) return ret;
     return check_raw_size(in, start, err, err_len);
 }
 

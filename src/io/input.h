@@ -32,6 +32,18 @@ void vqx_input_close(VqxInput **in);
 /* The stream's format (known after open). */
 const VqxRawFormat *vqx_input_format(const VqxInput *in);
 
+/* Frames with a plane of VQX_INPUT_MAX_PLANE_SAMPLES samples or more are
+ * refused at open (before any allocation: with overcommit, allocating such
+ * a frame can succeed and fail only when used). 2^31 keeps a plane's sample
+ * count within an int, as cambi's pooling counts them. */
+#define VQX_INPUT_MAX_PLANE_SAMPLES (1ull << 31)
+
+/* Write "NAME: a WxH 4:2:0 8-bit frame needs SIZE, WHY" to `err`, for a
+ * frame of `fmt` that is refused or could not be allocated. */
+void vqx_input_frame_message(const char *name, const VqxRawFormat *fmt, const char *why,
+                             char *err, size_t err_len);
+#define VQX_INPUT_CANNOT_ALLOCATE "which cannot be allocated"
+
 /* Read the next frame into `pic`: into its buffer when it already holds a
  * picture of the stream's format (e.g. from vqx_picture_alloc_from),
  * otherwise into a freshly allocated one (vqx_picture_alloc). `pic` must be
