@@ -7,8 +7,15 @@ asked for, and compare every per-frame value of the requested keys with the
 golden double (==, NaN equal to NaN). The clips are unpacked once into a
 cache folder and checked against the manifest's sha256.
 
+With --pair-json FILE --ref REF --dis DIS the one pair of FILE (a golden file
+in the same format, whose runs list what upstream refused under "skipped") is
+compared instead, on the given inputs (.y4m, or raw with the file's geometry):
+tests/data/golden holds such a file for the bundled sample pair, so a checkout
+without ../shared still compares against libvmaf.
+
 Exit 0 when every value is equal, 1 on any difference, 77 (meson's skip)
-when ../shared is absent.
+when ../shared is absent, or when upstream refused every requested item for
+every pair compared.
 """
 import argparse
 import hashlib
@@ -62,11 +69,54 @@ def golden_value(v):
     return float(v) if isinstance(v, str) else v
 
 
+def pairs_from_shared(args):
+    """(pair id, golden, skipped items, inputs()) for each pair of ../shared's manifest;
+    None when there is no manifest. inputs() unpacks the clips and gives their arguments."""
+    manifest_path = os.path.join(args.shared, "golden", "MANIFEST.json")
+    if not os.path.exists(manifest_path):
+        return None
+    manifest = json.load(open(manifest_path))
+    wanted_pairs = [p for p in args.pairs.split(",") if p]
+    pairs = []
+    for pair in manifest["pairs"]:
+        if wanted_pairs and pair["id"] not in wanted_pairs:
+            continue
+        golden = json.load(open(os.path.join(args.shared, "golden", pair["golden"])))
+        skipped = {s.get("item", "") for s in manifest.get("skipped", [])
+                   if s["pair"] == pair["id"] and s["run"] == args.run}
+
+        def inputs(pair=pair):
+            sha = pair["sha256"]
+            ref = unpack(args.shared, args.cache, pair["ref"], sha[pair["ref"]])
+            dis = unpack(args.shared, args.cache, pair["dis"], sha[pair["dis"]])
+            return ["-r", ref, "-d", dis] + raw_args(pair)
+        pairs.append((pair["id"], golden, skipped, inputs))
+    return pairs
+
+
+def pair_from_json(args):
+    """The same for --pair-json: what upstream refused is listed in each run's "skipped"."""
+    golden = json.load(open(args.pair_json))
+    run = next(r for r in golden["runs"] if r["name"] == args.run)
+    skipped = {s.get("item", "") for s in run.get("skipped", [])}
+    pair_id = os.path.splitext(os.path.basename(args.pair_json))[0]
+
+    def inputs():
+        cmd = ["-r", args.ref, "-d", args.dis]
+        if not all(p.endswith(".y4m") for p in (args.ref, args.dis)):
+            cmd += raw_args(golden)
+        return cmd
+    return pair_id, golden, skipped, inputs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--vqx", required=True)
-    ap.add_argument("--shared", required=True)
-    ap.add_argument("--cache", required=True)
+    ap.add_argument("--shared", help="folder with golden/ and data/ (../shared)")
+    ap.add_argument("--cache", help="folder for the unpacked clips of --shared")
+    ap.add_argument("--pair-json", help="compare the one pair of this golden file instead")
+    ap.add_argument("--ref", help="with --pair-json: reference input")
+    ap.add_argument("--dis", help="with --pair-json: distorted input")
     ap.add_argument("--run", required=True, help="golden run: v061_all, models or options")
     ap.add_argument("--feature", action="append", default=[],
                     help="feature name of the run to compute (its golden options are used)")
@@ -85,23 +135,23 @@ def main():
                     help="comma-separated pair ids (default: all, or $VQX_GOLDEN_PAIRS)")
     args = ap.parse_args()
 
-    manifest_path = os.path.join(args.shared, "golden", "MANIFEST.json")
-    if not os.path.exists(manifest_path):
-        print(f"SKIP: {args.shared} not found: golden comparison not run")
-        return 77
-    manifest = json.load(open(manifest_path))
+    if args.pair_json:
+        if not (args.ref and args.dis):
+            ap.error("--pair-json needs --ref and --dis")
+        pairs = [pair_from_json(args)]
+    else:
+        if not (args.shared and args.cache):
+            ap.error("--shared and --cache are needed without --pair-json")
+        pairs = pairs_from_shared(args)
+        if pairs is None:
+            print(f"SKIP: {args.shared} not found: golden comparison not run")
+            return 77
     keys = [k for k in args.keys.split(",") if k]
     aggregates = [k for k in args.aggregate.split(",") if k]
-    wanted_pairs = [p for p in args.pairs.split(",") if p]
 
-    checked = failed = 0
-    for pair in manifest["pairs"]:
-        if wanted_pairs and pair["id"] not in wanted_pairs:
-            continue
-        golden = json.load(open(os.path.join(args.shared, "golden", pair["golden"])))
+    checked = failed = refused = 0
+    for pair_id, golden, skipped, inputs in pairs:
         run = next(r for r in golden["runs"] if r["name"] == args.run)
-        skipped = {s.get("item", "") for s in manifest.get("skipped", [])
-                   if s["pair"] == pair["id"] and s["run"] == args.run}
         cmd = [args.vqx]
         features = []
         for spec in run["features"]:
@@ -125,22 +175,23 @@ def main():
             cmd.append("-n")
         extra = args.extra_feature if any(k in run["per_frame"] for k in keys) else []
         if not features and not models and not extra:
-            print(f"{pair['id']}: upstream refused every requested item, nothing to compare")
+            if skipped:
+                print(f"{pair_id}: upstream refused every requested item, nothing to compare")
+                refused += 1
+            else:
+                print(f"{pair_id}: no requested item in run {args.run}, nothing to compare")
             continue
         for spec in extra:
             cmd += ["--feature", spec]
 
-        sha = pair["sha256"]
-        ref = unpack(args.shared, args.cache, pair["ref"], sha[pair["ref"]])
-        dis = unpack(args.shared, args.cache, pair["dis"], sha[pair["dis"]])
-        cmd += ["-r", ref, "-d", dis] + raw_args(pair)
+        cmd += inputs()
         for threads in args.threads.split(","):
             with tempfile.NamedTemporaryFile(suffix=".json") as out:
                 full = cmd + ["--threads", threads, "--json", "--precision", "max",
                               "-o", out.name, "-q"]
                 proc = subprocess.run(full, capture_output=True, text=True)
                 if proc.returncode != 0:
-                    print(f"FAIL {pair['id']} threads={threads}: exit {proc.returncode}: "
+                    print(f"FAIL {pair_id} threads={threads}: exit {proc.returncode}: "
                           f"{proc.stderr.strip()}\n  {' '.join(full)}")
                     failed += 1
                     continue
@@ -152,14 +203,14 @@ def main():
                 want = run["per_frame"][key]
                 got = [f["metrics"].get(key) for f in frames]
                 if len(got) != len(want):
-                    print(f"FAIL {pair['id']} {key}: {len(got)} frames, golden has {len(want)}")
+                    print(f"FAIL {pair_id} {key}: {len(got)} frames, golden has {len(want)}")
                     failed += 1
                     continue
                 for i, (g, w) in enumerate(zip(got, want)):
                     checked += 1
                     if not same(g, golden_value(w)):
                         failed += 1
-                        print(f"FAIL {pair['id']} threads={threads} {key}[{i}]: "
+                        print(f"FAIL {pair_id} threads={threads} {key}[{i}]: "
                               f"vqx {g!r} golden {w!r}")
             for key in aggregates:
                 want = run.get("aggregate", {}).get(key)
@@ -167,9 +218,12 @@ def main():
                 checked += 1
                 if want is None or not same(got, golden_value(want)):
                     failed += 1
-                    print(f"FAIL {pair['id']} threads={threads} aggregate {key}: "
+                    print(f"FAIL {pair_id} threads={threads} aggregate {key}: "
                           f"vqx {got!r} golden {want!r}")
     print(f"{checked - failed} passed, {failed} failed")
+    if checked == 0 and failed == 0 and refused and refused == len(pairs):
+        print("SKIP: upstream refused every requested item for every pair")
+        return 77
     if checked == 0:
         print("no value compared")
         return 1
