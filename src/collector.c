@@ -86,10 +86,15 @@ out:
     return ret;
 }
 
+/* Values of this many frames are held from the first one on, so that the
+ * frames of a stream allocate nothing (then one allocation per key at 2x,
+ * 4x, ...). */
+#define FIRST_CAPACITY 1024
+
 static int grow(VqxKeySeries *k, unsigned frame)
 {
     if (frame < k->capacity) return 0;
-    unsigned cap = k->capacity ? k->capacity : 64;
+    unsigned cap = k->capacity ? k->capacity : FIRST_CAPACITY;
     while (cap <= frame) cap *= 2;
     double *v = realloc(k->value, cap * sizeof(*v));
     if (!v) return -ENOMEM;

@@ -21,6 +21,7 @@ extern const VqxFeatureExtractor vqx_fex_psnr_hvs;
 
 extern const VqxFeatureExtractor vqx_fex_adm;
 extern const VqxFeatureExtractor vqx_fex_float_adm;
+extern const VqxFeatureExtractor vqx_fex_null;
 #ifdef VQX_HAVE_CUDA
 extern const VqxFeatureExtractor vqx_fex_psnr_cuda;
 extern const VqxFeatureExtractor vqx_fex_motion_cuda;
@@ -48,6 +49,7 @@ static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr_hvs,
     &vqx_fex_adm,
     &vqx_fex_float_adm,
+    &vqx_fex_null,
 #ifdef VQX_HAVE_CUDA
     &vqx_fex_psnr_cuda,
     &vqx_fex_motion_cuda,
