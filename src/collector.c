@@ -60,6 +60,11 @@ const char *vqx_key_name_fault(const char *name)
     return NULL;
 }
 
+bool vqx_key_name_reserved(const char *name)
+{
+    return !strcmp(name, "frameNum") || !strcmp(name, "Frame") || !strcmp(name, "frame");
+}
+
 int vqx_collector_key(VqxCollector *c, const char *name, unsigned *id)
 {
     pthread_mutex_lock(&c->lock);

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdbool.h>
 
 #include "vqx/vqx.h"
 
@@ -36,6 +37,9 @@ void vqx_collector_truncate(VqxCollector *c, unsigned n_keys);
  * '_' followed by letters, digits, '_', '.' or '-'. Returns the first
  * character outside that rule, NULL when the name follows it. */
 const char *vqx_key_name_fault(const char *name);
+/* Names the output files use for the frame number (XML and JSON frameNum,
+ * CSV's Frame column, SUB's frame label). */
+bool vqx_key_name_reserved(const char *name);
 #define VQX_KEY_NAME_RULE "a letter or '_', then letters, digits, '_', '.' or '-'"
 /* -EEXIST when the frame's value is already written, with another value. */
 int vqx_collector_put(VqxCollector *c, unsigned id, unsigned frame, double value);

@@ -112,6 +112,14 @@ struct VqxContext {
     unsigned n_spare, cap_spare;
 };
 
+/* The message stays one line, whatever a caller's string held. */
+static int one_line(VqxContext *ctx, int err)
+{
+    for (char *c = ctx->error; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+    return err;
+}
+
 static int set_error(VqxContext *ctx, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -121,7 +129,7 @@ static int set_error(VqxContext *ctx, int err, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(ctx->error, sizeof(ctx->error), fmt, ap);
     va_end(ap);
-    return err;
+    return one_line(ctx, err);
 }
 
 static void notice(const VqxContext *ctx, const char *msg)
@@ -209,9 +217,12 @@ static void feature_key_name(const VqxFeatureExtractor *fex, unsigned k, const c
 
 static int refuse_key_name(VqxContext *ctx, const char *whose, const char *name, const char *bad)
 {
+    const unsigned char ch = (unsigned char)*bad;
+    char shown[8];
+    snprintf(shown, sizeof(shown), ch >= 0x20 && ch < 0x7f ? "'%c'" : "0x%02x", ch);
     return set_error(ctx, -EINVAL, "%s: the key '%s' cannot be written to the output files "
-                     "(character %u is '%c'); a key is " VQX_KEY_NAME_RULE,
-                     whose, name, (unsigned)(bad - name) + 1, *bad);
+                     "(character %u is %s); a key is " VQX_KEY_NAME_RULE, whose, name,
+                     (unsigned)(bad - name) + 1, shown);
 }
 
 /* The model (its spec) that writes the key `name`, NULL when none does. */
@@ -254,7 +265,7 @@ int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
         free(probe);
         return set_error(ctx, -ENOMEM, "out of memory");
     }
-    int ret = vqx_options_apply(fex, probe, text, ctx->error, sizeof(ctx->error));
+    int ret = one_line(ctx, vqx_options_apply(fex, probe, text, ctx->error, sizeof(ctx->error)));
     if (ret) {
         free(text);
         free(probe);
@@ -380,6 +391,9 @@ static int check_model_keys(VqxContext *ctx, const VqxModel *model, const char *
             snprintf(whose, sizeof(whose), "model %s", spec);
             return refuse_key_name(ctx, whose, name, bad);
         }
+        if (vqx_key_name_reserved(name))
+            return set_error(ctx, -EINVAL, "model %s: '%s' names the frame number in the output "
+                             "files; name the model otherwise (name=...)", spec, name);
         const char *other = model_writing(ctx, name);
         if (other)
             return set_error(ctx, -EINVAL, "model %s: a model named '%s' already writes the key "
@@ -415,7 +429,7 @@ int vqx_use_model(VqxContext *ctx, const char *spec)
         return set_error(ctx, -EINVAL, "models must be loaded before the first picture");
 
     Predictor p = { 0 };
-    int ret = vqx_model_load(&p.model, spec, ctx->error, sizeof(ctx->error));
+    int ret = one_line(ctx, vqx_model_load(&p.model, spec, ctx->error, sizeof(ctx->error)));
     if (ret) return ret;
     p.n_in = vqx_model_input_count(p.model);
     p.n_out = vqx_model_output_count(p.model);

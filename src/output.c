@@ -313,15 +313,13 @@ static void write_sub(const Writer *w)
 /* Key names are written unescaped (XML attribute names, CSV headers, SUB
  * labels). The core admits only names that can be; they are checked again
  * before anything is written, so that a file is well formed or not written
- * at all. In XML a key named frameNum would repeat that attribute of
- * <frame>. */
-static bool names_writable(const VqxCollector *c, enum VqxOutputFormat format)
+ * at all. */
+static bool names_writable(const VqxCollector *c)
 {
     for (unsigned j = 0; j < c->n_keys; j++) {
         const char *name = c->keys[j].name;
         if (!key_has_values(&c->keys[j])) continue;
-        if (vqx_key_name_fault(name) || (format == VQX_OUTPUT_XML && !strcmp(name, "frameNum")))
-            return false;
+        if (vqx_key_name_fault(name) || vqx_key_name_reserved(name)) return false;
     }
     for (unsigned i = 0; i < c->n_aggregate; i++)
         if (vqx_key_name_fault(c->aggregate[i].name)) return false;
@@ -333,7 +331,7 @@ int vqx_write_output(const VqxContext *ctx, FILE *f, const VqxOutputSettings *s)
     if (!ctx || !f || !s) return -EINVAL;
     if (s->precision < VQX_PRECISION_MAX || s->precision > 17) return -EINVAL;
     if ((unsigned)s->format > VQX_OUTPUT_SUB) return -EINVAL;
-    if (!names_writable(vqx_ctx_collector(ctx), s->format)) return -EINVAL;
+    if (!names_writable(vqx_ctx_collector(ctx))) return -EINVAL;
     const Writer w = {
         .ctx = ctx,
         .c = vqx_ctx_collector(ctx),

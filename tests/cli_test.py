@@ -460,5 +460,51 @@ check(p.returncode == 0 and open(log).read().startswith("first\nFrame,psnr_y,"),
 bad([*PSNR, "-o", "/dev/full"], 5, "No space left on device", "a device that fails")
 bad([*PSNR, "-o", OUTDIR], 5, "outdir", "a folder as output")
 
+# ---- a model's score never shares a key with anything else ----
+ONE = ["-r", REF, "-d", DIS, "--frame_cnt", "1"]
+for args, needle, what in (
+        (["-m", "version=vmaf_v0.6.1:name=psnr_y", "--feature", "psnr"],
+         "its output 'psnr_y' is also a key of feature psnr", "a model named like a feature's key"),
+        (["-m", "version=vmaf_v0.6.1:name=integer_adm2"],
+         "its output 'integer_adm2' is also a key of feature adm", "a model named like its own input"),
+        (["-m", "version=vmaf_v0.6.1", "-m", "version=vmaf_v0.6.1neg:name=integer_vif_scale0"],
+         "its output 'integer_vif_scale0' is also a key of feature vif", "a second model named like a key"),
+        (["-m", "version=vmaf_v0.6.1:name=integer_adm2", "-m", "version=vmaf_v0.6.1neg:name=neg"],
+         "its output 'integer_adm2' is also a key of feature adm", "a model named like a later model's input"),
+        (["-m", "version=vmaf_b_v0.6.3:name=b", "-m", "version=vmaf_v0.6.1:name=b_bagging"],
+         "a model named 'b' already writes the key 'b_bagging'", "a model named like a bootstrap output"),
+        (["-m", "version=vmaf_v0.6.1:name=x y"], "character 2 is ' '", "a name with a space"),
+        (["-m", "version=vmaf_v0.6.1:name=x\ny"], "character 2 is 0x0a", "a name with a newline"),
+        (["-m", "version=vmaf_v0.6.1:name=a\"b"], "character 2 is '\"'", "a name with a quote"),
+        (["-m", "version=vmaf_v0.6.1:name=a,b"], "character 2 is ','", "a name with a comma"),
+        (["-m", "version=vmaf_v0.6.1:name=a<b>&c"], "character 2 is '<'", "a name with markup"),
+        (["-m", "version=vmaf_v0.6.1:name=Frame"], "names the frame number", "CSV's frame column")):
+    p = bad([*ONE, *args, "-o", tmp("collide.json"), "--json"], 2, needle, what)
+    check(not os.path.exists(tmp("collide.json")), f"{what}: no output written")
+p = run(*ONE, "-m", "version=vmaf_v0.6.1:name=x\ny", "-o", "-")
+check(len(p.stderr.strip().splitlines()) == 1, f"the refusal of a name with a newline is one line: {p.stderr!r}")
+
+# ---- a model whose feature refuses the input: each reason once, then the model ----
+p = run("-r", REF, "-d", DIS, "--frame_cnt", "1", "-m", "version=vmaf_v1.0.16_3d0h_2160", "-o", tmp("v1.json"),
+        "--json")
+lines = [l for l in p.stderr.splitlines() if l.startswith("vqx:")]
+reason = [l for l in lines if "below SpEED's minimum" in l]
+check(p.returncode == 1 and len(reason) == 1
+      and "vqx: model 'vmaf' is not computed: its feature speed_chroma refused the input" in lines,
+      f"a model not computed: exit {p.returncode}, {lines}")
+res = json.load(open(tmp("v1.json")))
+check("vmaf" not in res["frames"][0]["metrics"] and "cambi_hrs_1080_cmxv_17_vlt_0.06" in res["frames"][0]["metrics"],
+      "a model not computed writes no score; its other features are written")
+
+# ---- non-finite values: one notice naming the feature and the first frame ----
+p = run("-r", REF, "-d", DIS, "--frame_cnt", "3", "-n", "--feature", "adm=adm_csf_mode=1", "-o", tmp("nan.json"),
+        "--json")
+notes = [l for l in p.stderr.splitlines() if "not finite" in l]
+check(p.returncode == 0 and len(notes) == 1
+      and notes[0].startswith("vqx: adm: integer_adm2_csf_1 is not finite on 3 frames, the first frame 0"),
+      f"a non-finite value gets one notice: {p.returncode} {notes}")
+check(json.load(open(tmp("nan.json")))["frames"][0]["metrics"]["integer_adm2_csf_1"] is None,
+      "a non-finite value is null in JSON")
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
