@@ -747,6 +747,18 @@ static const char *layout_name(enum VqxPixelLayout l)
 
 static const char *const plane_names[] = { "Y", "U", "V" };
 
+unsigned vqx_planes_used(const VqxContext *ctx)
+{
+    if (!ctx) return 0;
+    for (unsigned i = 0; i < ctx->n_features; i++) {
+        /* a twin reads what its CPU extractor reads */
+        const VqxFeatureExtractor *fex = ctx->features[i].fex;
+        const VqxFeatureExtractor *cpu = vqx_registry_find(fex->name, VQX_BACKEND_CPU);
+        if (!((cpu ? cpu : fex)->flags & VQX_FEX_LUMA_ONLY)) return 7;
+    }
+    return 1;
+}
+
 /* A picture must have the stream's format, planes that hold it, and no
  * sample above its bit depth's peak (the metrics' integer paths overflow on
  * those, and every value would be meaningless). */
@@ -763,7 +775,9 @@ static int check_picture(VqxContext *ctx, const VqxPicture *p, const char *what)
                          ctx->n_sent, what, p->w[0], p->h[0], layout_name(p->layout), p->bpc,
                          f->w, f->h, layout_name(f->layout), f->bpc);
     const unsigned bytes = f->bpc > 8 ? 2 : 1;
+    const unsigned used = vqx_planes_used(ctx);
     for (unsigned i = 0; i < vqx_picture_planes(p); i++) {
+        if (!(used >> i & 1)) continue;
         if (!p->data[i] || p->w[i] != vqx_plane_w(f, i) || p->h[i] != vqx_plane_h(f, i) ||
             p->stride[i] < (ptrdiff_t)(p->w[i] * bytes))
             return set_error(ctx, -EINVAL, "frame %u: %s picture, plane %s: %s (%ux%u, stride %td; "
@@ -773,7 +787,7 @@ static int check_picture(VqxContext *ctx, const VqxPicture *p, const char *what)
                              vqx_plane_w(f, i), vqx_plane_h(f, i));
     }
     VqxSampleOverflow at;
-    if (vqx_picture_find_overflow(p, &at))
+    if (vqx_picture_find_overflow(p, used, &at))
         return set_error(ctx, -ERANGE, "frame %u: %s picture, plane %s, sample (x %u, y %u) is %u, "
                          "above the %u-bit peak %u", ctx->n_sent, what, plane_names[at.plane],
                          at.x, at.y, at.value, f->bpc, (1u << f->bpc) - 1);

@@ -1,4 +1,6 @@
 #include <errno.h>
+#include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,7 +30,7 @@ static void set_default(void *state, const VqxOption *o)
     }
 }
 
-static const VqxOption *find_option(const VqxFeatureExtractor *fex, const char *key)
+const VqxOption *vqx_options_find(const VqxFeatureExtractor *fex, const char *key)
 {
     for (const VqxOption *o = fex->options; o && o->name; o++)
         if (!strcmp(o->name, key) || (o->alias && !strcmp(o->alias, key)))
@@ -46,10 +48,89 @@ static void list_options(const VqxFeatureExtractor *fex, char *buf, size_t len)
         snprintf(buf, len, "none");
 }
 
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Plain decimal only: [+-]digits[.digits][(e|E)[+-]digits], or for INT
+ * [+-]digits without leading zeros. strtod and strtol alone also take
+ * leading spaces, hexadecimal ("0x1p-3"), "inf", "nan" and (INT) "010". */
+static bool plain_decimal(const char *s, bool integer)
+{
+    if (*s == '+' || *s == '-') s++;
+    const char *digits = s;
+    while (is_digit(*s)) s++;
+    const size_t n_int = (size_t)(s - digits);
+    if (integer) return n_int && !*s && (n_int == 1 || digits[0] != '0');
+    size_t n_frac = 0;
+    if (*s == '.')
+        for (s++; is_digit(*s); s++) n_frac++;
+    if (!n_int && !n_frac) return false;
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-') s++;
+        if (!is_digit(*s)) return false;
+        while (is_digit(*s)) s++;
+    }
+    return !*s;
+}
+
+static bool in_values(const VqxOption *o, double v)
+{
+    /* beyond any float: the cast below would be undefined */
+    if (o->flags & VQX_OPT_VALUES_FLOAT && !(fabs(v) <= FLT_MAX)) return false;
+    for (unsigned i = 0; i < o->n_values; i++) {
+        /* as libvmaf compares its kernel scales: float difference */
+        const double d = o->flags & VQX_OPT_VALUES_FLOAT
+                         ? fabsf((float)v - (float)o->values[i]) : fabs(v - o->values[i]);
+        if (d == 0 || d < o->tolerance) return true;
+    }
+    return false;
+}
+
+static bool in_range(const VqxOption *o, double v)
+{
+    return v >= o->min && v <= o->max;
+}
+
+/* "an integer in [0, 3]", "a number in [0, 5]", "one of 1, 3, 5". */
+static void describe_accepted(const VqxOption *o, char *buf, size_t len)
+{
+    if (!o->n_values) {
+        snprintf(buf, len, "%s in [%.17g, %.17g]",
+                 o->type == VQX_OPT_INT ? "an integer" : "a number", o->min, o->max);
+        return;
+    }
+    size_t n = (size_t)snprintf(buf, len, "one of ");
+    for (unsigned i = 0; i < o->n_values && n < len; i++) {
+        const double v = o->flags & VQX_OPT_VALUES_FLOAT ? (float)o->values[i] : o->values[i];
+        n += (size_t)snprintf(buf + n, len - n, "%s%g", i ? ", " : "", v);
+    }
+    if (o->tolerance > 0 && n < len)
+        snprintf(buf + n, len - n, " (each within %g)", o->tolerance);
+}
+
+static int refuse_number(const VqxOption *o, const char *val, bool syntax,
+                         const char *fex_name, char *err, size_t err_len)
+{
+    char accepted[320];
+    describe_accepted(o, accepted, sizeof(accepted));
+    const char *how = !syntax ? ""
+                      : o->type == VQX_OPT_INT
+                      ? ", written as decimal digits with an optional sign (no spaces, leading "
+                        "zeros, point, exponent or hexadecimal)"
+                      : ", written in decimal with an optional sign, point and exponent (no "
+                        "spaces, hexadecimal, inf or nan)";
+    snprintf(err, err_len, "%s: option %s takes %s%s, not '%s'", fex_name, o->name, accepted,
+             how, val);
+    /* a value outside a set of values is not a range error */
+    return !syntax && o->n_values ? -EINVAL : -ERANGE;
+}
+
 static int set_value(void *state, const VqxOption *o, const char *val,
                      const char *fex_name, char *err, size_t err_len)
 {
-    char *end;
     switch (o->type) {
     case VQX_OPT_BOOL:
         if (!strcmp(val, "true") || !strcmp(val, "1")) {
@@ -63,24 +144,27 @@ static int set_value(void *state, const VqxOption *o, const char *val,
         }
         return 0;
     case VQX_OPT_INT: {
+        if (!plain_decimal(val, true)) return refuse_number(o, val, true, fex_name, err, err_len);
         errno = 0;
-        const long v = strtol(val, &end, 10);
-        if (errno || end == val || *end || v < o->min || v > o->max) {
-            snprintf(err, err_len, "%s: option %s takes an integer in [%.17g, %.17g], not '%s'",
-                     fex_name, o->name, o->min, o->max, val);
-            return -ERANGE;
-        }
+        const long v = strtol(val, NULL, 10);
+        if (errno || v < INT_MIN || v > INT_MAX ||
+            !(o->n_values ? in_values(o, (double)v) : in_range(o, (double)v)))
+            return refuse_number(o, val, false, fex_name, err, err_len);
         *(int *)field(state, o) = (int)v;
         return 0;
     }
     case VQX_OPT_DOUBLE: {
+        if (!plain_decimal(val, false)) return refuse_number(o, val, true, fex_name, err, err_len);
         errno = 0;
-        const double v = strtod(val, &end);
-        if (errno || end == val || *end || !(v >= o->min && v <= o->max)) {
-            snprintf(err, err_len, "%s: option %s takes a number in [%.17g, %.17g], not '%s'",
-                     fex_name, o->name, o->min, o->max, val);
-            return -ERANGE;
-        }
+        double v = strtod(val, NULL);
+        /* ERANGE: overflow (refused as out of range) or underflow, whose
+         * subnormal or zero result is the nearest double and kept */
+        if (errno == ERANGE && isinf(v))
+            return refuse_number(o, val, false, fex_name, err, err_len);
+        /* -0 is 0: the same value, the same key name */
+        if (v == 0) v = 0;
+        if (!(o->n_values ? in_values(o, v) : in_range(o, v)))
+            return refuse_number(o, val, false, fex_name, err, err_len);
         *(double *)field(state, o) = v;
         return 0;
     }
@@ -98,19 +182,33 @@ static int set_value(void *state, const VqxOption *o, const char *val,
             if (n < err_len) snprintf(err + n, err_len - n, ", not '%s'", val);
             return -EINVAL;
         }
+        if (!*val) {
+            snprintf(err, err_len, "%s: option %s takes a non-empty value, not ''", fex_name,
+                     o->name);
+            return -EINVAL;
+        }
         *(const char **)field(state, o) = val;
         return 0;
     }
     return -EINVAL;
 }
 
+#define MAX_OPTIONS 64
+
 int vqx_options_apply(const VqxFeatureExtractor *fex, void *state, char *kv,
                       char *err, size_t err_len)
 {
-    for (const VqxOption *o = fex->options; o && o->name; o++)
+    unsigned n_opts = 0;
+    for (const VqxOption *o = fex->options; o && o->name; o++, n_opts++)
         set_default(state, o);
+    if (n_opts > MAX_OPTIONS) {
+        snprintf(err, err_len, "%s: more than %d options", fex->name, MAX_OPTIONS);
+        return -EINVAL;
+    }
     if (!kv) return 0;
 
+    /* how each option was spelled when given, to refuse a second one */
+    const char *given[MAX_OPTIONS] = { 0 };
     char *save = NULL;
     for (char *item = strtok_r(kv, ":", &save); item; item = strtok_r(NULL, ":", &save)) {
         char *eq = strchr(item, '=');
@@ -119,13 +217,23 @@ int vqx_options_apply(const VqxFeatureExtractor *fex, void *state, char *kv,
             return -EINVAL;
         }
         *eq = 0;
-        const VqxOption *o = find_option(fex, item);
+        const VqxOption *o = vqx_options_find(fex, item);
         if (!o) {
             char names[512];
             list_options(fex, names, sizeof(names));
             snprintf(err, err_len, "%s: unknown option '%s' (options: %s)", fex->name, item, names);
             return -EINVAL;
         }
+        const char **first = &given[o - fex->options];
+        if (*first) {
+            if (strcmp(*first, item))
+                snprintf(err, err_len, "%s: option %s given twice (as %s and %s)", fex->name,
+                         o->name, *first, item);
+            else
+                snprintf(err, err_len, "%s: option %s given twice", fex->name, o->name);
+            return -EINVAL;
+        }
+        *first = item;
         const int ret = set_value(state, o, eq + 1, fex->name, err, err_len);
         if (ret) return ret;
     }
@@ -173,8 +281,6 @@ static size_t sorted_options(const VqxFeatureExtractor *fex, const VqxOption **o
     }
     return n;
 }
-
-#define MAX_OPTIONS 64
 
 void vqx_options_key_suffix(const VqxFeatureExtractor *fex, const void *state,
                             char *buf, size_t len)

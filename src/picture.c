@@ -5,9 +5,9 @@
 
 #include "picture.h"
 
-/* Rows start on 64-byte boundaries so that SIMD loads and device copies
- * see aligned rows. */
-#define ROW_ALIGN 64
+/* Rows are packed, so that a plane is one block a reader fills with one
+ * read and a device with one copy; planes start on 64-byte boundaries. */
+#define PLANE_ALIGN 64
 
 unsigned vqx_picture_planes(const VqxPicture *pic)
 {
@@ -31,9 +31,9 @@ size_t vqx_picture_layout(VqxPicture *pic, enum VqxPixelLayout layout,
     for (unsigned p = 0; p < vqx_picture_planes(pic); p++) {
         pic->w[p] = p ? (w + ss_x) >> ss_x : w;
         pic->h[p] = p ? (h + ss_y) >> ss_y : h;
-        const size_t stride = ((size_t)pic->w[p] * bytes + ROW_ALIGN - 1) & ~(size_t)(ROW_ALIGN - 1);
+        const size_t stride = (size_t)pic->w[p] * bytes;
         pic->stride[p] = (ptrdiff_t)stride;
-        total += stride * pic->h[p];
+        total += (stride * pic->h[p] + PLANE_ALIGN - 1) & ~(size_t)(PLANE_ALIGN - 1);
     }
     return total;
 }
@@ -43,7 +43,7 @@ void vqx_picture_place(VqxPicture *pic, void *buf)
     uint8_t *at = buf;
     for (unsigned p = 0; p < vqx_picture_planes(pic); p++) {
         pic->data[p] = at;
-        at += (size_t)pic->stride[p] * pic->h[p];
+        at += ((size_t)pic->stride[p] * pic->h[p] + PLANE_ALIGN - 1) & ~(size_t)(PLANE_ALIGN - 1);
     }
     pic->buf = buf;
 }
@@ -54,8 +54,8 @@ int vqx_picture_alloc(VqxPicture *pic, enum VqxPixelLayout layout,
     if (!pic) return -EINVAL;
     const size_t total = vqx_picture_layout(pic, layout, bpc, w, h);
     if (!total) return -EINVAL;
-    /* total is a multiple of ROW_ALIGN, as aligned_alloc wants */
-    void *buf = aligned_alloc(ROW_ALIGN, total);
+    /* total is a multiple of PLANE_ALIGN, as aligned_alloc wants */
+    void *buf = aligned_alloc(PLANE_ALIGN, total);
     if (!buf) {
         memset(pic, 0, sizeof(*pic));
         return -ENOMEM;
@@ -73,11 +73,12 @@ static unsigned row_bits(const uint16_t *row, unsigned w)
     return bits;
 }
 
-bool vqx_picture_find_overflow(const VqxPicture *pic, VqxSampleOverflow *at)
+bool vqx_picture_find_overflow(const VqxPicture *pic, unsigned planes, VqxSampleOverflow *at)
 {
     if (pic->bpc <= 8 || pic->bpc >= 16) return false; /* every code is valid */
     const unsigned peak = (1u << pic->bpc) - 1;
     for (unsigned p = 0; p < vqx_picture_planes(pic); p++) {
+        if (!(planes >> p & 1)) continue;
         for (unsigned y = 0; y < pic->h[p]; y++) {
             const uint16_t *row = (const uint16_t *)((const uint8_t *)pic->data[p] + y * pic->stride[p]);
             if (!(row_bits(row, pic->w[p]) & ~peak)) continue;

@@ -21,7 +21,8 @@ typedef struct VqxSampleOverflow {
 } VqxSampleOverflow;
 
 /* true, with the first such sample in plane then raster order, when a
- * sample of `pic` is above (1 << bpc) - 1. */
-bool vqx_picture_find_overflow(const VqxPicture *pic, VqxSampleOverflow *at);
+ * sample of the planes of `pic` in the mask `planes` (bit p: plane p) is
+ * above (1 << bpc) - 1. */
+bool vqx_picture_find_overflow(const VqxPicture *pic, unsigned planes, VqxSampleOverflow *at);
 
 #endif

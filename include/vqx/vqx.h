@@ -15,7 +15,18 @@
 extern "C" {
 #endif
 
+#if defined(_WIN32)
+#define VQX_API __declspec(dllexport)
+#elif defined(__GNUC__)
 #define VQX_API __attribute__((visibility("default")))
+#else
+#define VQX_API
+#endif
+
+/* The version of this header; vqx_version() gives the library's. */
+#define VQX_VERSION_MAJOR 0
+#define VQX_VERSION_MINOR 1
+#define VQX_VERSION_PATCH 0
 
 enum VqxPixelLayout {
     VQX_PIX_400,
@@ -25,8 +36,19 @@ enum VqxPixelLayout {
 };
 
 /* A picture: 8-bit samples are uint8_t, 9 to 16 bits are uint16_t in host
- * order. Chroma planes are ceil(w/2) wide for 4:2:0 and 4:2:2 and ceil(h/2)
- * high for 4:2:0; a 4:0:0 picture has one plane. Strides are in bytes. */
+ * order, each at most (1 << bpc) - 1. Chroma planes are ceil(w/2) wide for
+ * 4:2:0 and 4:2:2 and ceil(h/2) high for 4:2:0; a 4:0:0 picture has one
+ * plane. Strides are in bytes, at least a row's bytes.
+ *
+ * Ownership. A picture from vqx_picture_alloc or vqx_picture_alloc_from
+ * owns its memory (`buf`): rows are packed (stride = w * bytes per sample),
+ * planes start on 64-byte boundaries and follow each other in one block.
+ * vqx_send_pictures takes such a picture over, and the context keeps its
+ * buffer for a later vqx_picture_alloc_from when the frame is done: a
+ * stream read frame by frame into pictures from vqx_picture_alloc_from
+ * reuses a few buffers, and no frame allocates or faults in new pages.
+ * A picture whose `buf` is NULL is the caller's: the library reads its
+ * planes until vqx_flush returns, and never frees them. */
 typedef struct VqxPicture {
     enum VqxPixelLayout layout;
     unsigned bpc;
@@ -83,6 +105,13 @@ VQX_API int vqx_use_model(VqxContext *ctx, const char *spec);
  * whose `buf` is NULL is borrowed: its planes must stay valid until
  * vqx_flush returns. Frames are numbered from 0 in the order they are sent. */
 VQX_API int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis);
+/* The planes the requested features read (bit p: plane p), known once every
+ * feature and model is requested. A picture sent may leave the other planes
+ * unfilled, or their `data` NULL: they are neither read nor checked. A
+ * sample above the bit depth's peak in a read plane fails the frame with
+ * -ERANGE (the message names the plane and position); the frames before
+ * and after it are scored. */
+VQX_API unsigned vqx_planes_used(const VqxContext *ctx);
 
 /* vqx_picture_alloc, reusing the buffer of a picture the context has
  * finished with when one of that size is free: a stream read frame by frame

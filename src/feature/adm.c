@@ -846,6 +846,7 @@ static void close_adm(void *priv)
 const VqxFeatureExtractor vqx_fex_adm = {
     .name = "adm",
     .backend = VQX_BACKEND_CPU,
+    .flags = VQX_FEX_LUMA_ONLY,
     .keys = vqx_adm_keys,
     .options = vqx_adm_options,
     .state_size = sizeof(AdmState),

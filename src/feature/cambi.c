@@ -51,6 +51,8 @@ const char *const vqx_cambi_keys[] = {
 };
 
 static const char *const eotfs[] = { "bt1886", "pq", NULL };
+/* libvmaf takes any value in 0..2160 and ignores all but these */
+static const double speedup_heights[] = { 0, 1080, 1440, 2160 };
 
 const VqxOption vqx_cambi_options[] = {
     { .name = "cambi_max_val", .alias = "cmxv",
@@ -107,7 +109,8 @@ const VqxOption vqx_cambi_options[] = {
     { .name = "cambi_high_res_speedup", .alias = "hrs",
       .help = "from this resolution on (1080, 1440 or 2160; 0: never), score at half size",
       .type = VQX_OPT_INT, .offset = offsetof(CambiState, high_res_speedup), .def.i = 0,
-      .min = 0, .max = 2160, .flags = VQX_OPT_NAMES_KEY },
+      .values = speedup_heights, .n_values = sizeof(speedup_heights) / sizeof(speedup_heights[0]),
+      .flags = VQX_OPT_NAMES_KEY },
     { 0 }
 };
 
@@ -635,6 +638,7 @@ void vqx_cambi_close(void *priv)
 const VqxFeatureExtractor vqx_fex_cambi = {
     .name = "cambi",
     .backend = VQX_BACKEND_CPU,
+    .flags = VQX_FEX_LUMA_ONLY,
     .keys = vqx_cambi_keys,
     .unsuffixed_keys = CAMBI_UNSUFFIXED_KEYS,
     .options = vqx_cambi_options,

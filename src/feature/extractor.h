@@ -23,6 +23,9 @@ enum VqxOptionFlag {
     /* A non-default value is appended to the extractor's key names
      * (libvmaf's VMAF_OPT_FLAG_FEATURE_PARAM). */
     VQX_OPT_NAMES_KEY = 1 << 0,
+    /* `values` are matched in float arithmetic: the metric reads the value as
+     * a float (libvmaf's kernel scales). */
+    VQX_OPT_VALUES_FLOAT = 1 << 1,
 };
 
 typedef struct VqxOption {
@@ -37,8 +40,13 @@ typedef struct VqxOption {
         double d;
         const char *s;
     } def;
-    double min, max;     /* INT and DOUBLE */
+    double min, max;     /* INT and DOUBLE, inclusive */
     const char *const *choices; /* STRING: NULL-terminated accepted values */
+    /* INT and DOUBLE with a finite set of meaningful values: n_values > 0
+     * accepts these (a value within `tolerance` of one) instead of min..max. */
+    const double *values;
+    unsigned n_values;
+    double tolerance;
     unsigned flags;
 } VqxOption;
 
@@ -48,6 +56,9 @@ enum VqxExtractorFlag {
     VQX_FEX_TEMPORAL = 1 << 0,
     /* Reads the chroma planes: refused on 4:0:0 input. */
     VQX_FEX_NEEDS_CHROMA = 1 << 1,
+    /* Reads plane 0 alone: a stream of such features needs no chroma
+     * samples (vqx_planes_used). */
+    VQX_FEX_LUMA_ONLY = 1 << 2,
 };
 
 typedef struct VqxFrameFormat {

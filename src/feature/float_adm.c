@@ -94,6 +94,9 @@ static const char *const keys[] = {
     { .name = "adm_" name_, .alias = name_, .help = help_, .type = VQX_OPT_DOUBLE,     \
       OPT(weight_override[which][scale]), .def.d = -1.0, .min = -1.0, .max = 10.0,     \
       .flags = VQX_OPT_NAMES_KEY }
+/* libvmaf takes 0..9 and runs Watson for all but 1 and 2 */
+static const double csf_modes[] = { CSF_WATSON, CSF_BARTEN, CSF_NATIVE };
+
 static const VqxOption options[] = {
     { .name = "debug", .help = "also write numerators and denominators",
       .type = VQX_OPT_BOOL, OPT(debug), .def.b = false },
@@ -121,9 +124,9 @@ static const VqxOption options[] = {
       .type = VQX_OPT_INT, OPT(display_height), .def.i = 1080, .min = 1, .max = 4320,
       .flags = VQX_OPT_NAMES_KEY },
     { .name = "adm_csf_mode", .alias = "csf",
-      .help = "CSF: 1 Barten, 2 the DLM paper's, others Watson",
-      .type = VQX_OPT_INT, OPT(csf_mode), .def.i = CSF_WATSON, .min = 0, .max = 9,
-      .flags = VQX_OPT_NAMES_KEY },
+      .help = "CSF: 0 Watson, 1 Barten, 2 the DLM paper's",
+      .type = VQX_OPT_INT, OPT(csf_mode), .def.i = CSF_WATSON, .values = csf_modes,
+      .n_values = sizeof(csf_modes) / sizeof(csf_modes[0]), .flags = VQX_OPT_NAMES_KEY },
     { .name = "adm_bypass_cm", .alias = "bcm", .help = "1: no contrast masking",
       .type = VQX_OPT_INT, OPT(bypass_cm), .def.i = 0, .min = 0, .max = 1,
       .flags = VQX_OPT_NAMES_KEY },
@@ -591,6 +594,7 @@ static void close_float_adm(void *priv)
 const VqxFeatureExtractor vqx_fex_float_adm = {
     .name = "float_adm",
     .backend = VQX_BACKEND_CPU,
+    .flags = VQX_FEX_LUMA_ONLY,
     .keys = keys,
     .unsuffixed_keys = 1u << 7, /* "adm": not in libvmaf's provided_features */
     .options = options,

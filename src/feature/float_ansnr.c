@@ -140,6 +140,7 @@ static void close_float_ansnr(void *priv)
 const VqxFeatureExtractor vqx_fex_float_ansnr = {
     .name = "float_ansnr",
     .backend = VQX_BACKEND_CPU,
+    .flags = VQX_FEX_LUMA_ONLY,
     .keys = keys,
     .state_size = sizeof(FloatAnsnrState),
     .init = init,

@@ -61,6 +61,7 @@ static void close_float_moment(void *priv)
 const VqxFeatureExtractor vqx_fex_float_moment = {
     .name = "float_moment",
     .backend = VQX_BACKEND_CPU,
+    .flags = VQX_FEX_LUMA_ONLY,
     .keys = keys,
     .state_size = sizeof(FloatMomentState),
     .init = init,

@@ -73,6 +73,9 @@ static const char *const keys[] = {
     NULL
 };
 
+/* libvmaf takes 0..9 and runs 5 taps for all but 1 and 3 */
+static const double filter_sizes[] = { 1, 3, 5 };
+
 /* Names, aliases, defaults and ranges from libvmaf float_motion.c. */
 static const VqxOption options[] = {
     { .name = "debug", .help = "also write the unfiltered score as motion",
@@ -92,9 +95,10 @@ static const VqxOption options[] = {
     { .name = "motion_add_scale1", .alias = "mdc", .help = "add the score of the frames halved",
       .type = VQX_OPT_BOOL, .offset = offsetof(FloatMotionState, add_scale1), .def.b = false,
       .flags = VQX_OPT_NAMES_KEY },
-    { .name = "motion_filter_size", .alias = "mfs", .help = "blur taps: 1 (none), 3, else 5",
+    { .name = "motion_filter_size", .alias = "mfs", .help = "blur taps: 1 (none), 3 or 5",
       .type = VQX_OPT_INT, .offset = offsetof(FloatMotionState, filter_size), .def.i = 5,
-      .min = 0, .max = 9, .flags = VQX_OPT_NAMES_KEY },
+      .values = filter_sizes,
+      .n_values = sizeof(filter_sizes) / sizeof(filter_sizes[0]), .flags = VQX_OPT_NAMES_KEY },
     { .name = "motion_add_uv", .alias = "mau", .help = "add the scores of the chroma planes",
       .type = VQX_OPT_BOOL, .offset = offsetof(FloatMotionState, add_uv), .def.b = false,
       .flags = VQX_OPT_NAMES_KEY },
@@ -290,7 +294,7 @@ static void close_float_motion(void *priv)
 const VqxFeatureExtractor vqx_fex_float_motion = {
     .name = "float_motion",
     .backend = VQX_BACKEND_CPU,
-    .flags = VQX_FEX_TEMPORAL,
+    .flags = VQX_FEX_TEMPORAL | VQX_FEX_LUMA_ONLY,
     .keys = keys,
     .options = options,
     .state_size = sizeof(FloatMotionState),

@@ -57,6 +57,7 @@ static void close_float_psnr(void *priv)
 const VqxFeatureExtractor vqx_fex_float_psnr = {
     .name = "float_psnr",
     .backend = VQX_BACKEND_CPU,
+    .flags = VQX_FEX_LUMA_ONLY,
     .keys = keys,
     .state_size = sizeof(FloatPsnrState),
     .init = init,

@@ -85,7 +85,9 @@ static const VqxOption options[] = {
     { .name = "vif_kernelscale", .alias = "ks",
       .help = "scale of the Gaussian kernels (2.0 doubles their deviation and size)",
       .type = VQX_OPT_DOUBLE, .offset = offsetof(FloatVifState, kernelscale),
-      .def.d = 1.0, .min = 0.1, .max = 4.0, .flags = VQX_OPT_NAMES_KEY },
+      .def.d = 1.0, .values = vqx_vif_kernelscales, .n_values = VQX_VIF_N_KERNELSCALES,
+      .tolerance = VQX_VIF_KERNELSCALE_TOLERANCE,
+      .flags = VQX_OPT_NAMES_KEY | VQX_OPT_VALUES_FLOAT },
     { .name = "vif_prescale", .alias = "ps",
       .help = "resize factor applied to the frame first (2.0 doubles each dimension)",
       .type = VQX_OPT_DOUBLE, .offset = offsetof(FloatVifState, prescale),
@@ -146,13 +148,7 @@ static size_t rounded(size_t bytes)
 static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 {
     FloatVifState *s = priv;
-    const float ks = (float)s->kernelscale;
-    if (!vqx_vif_kernelscale_valid(ks))
-        return vqx_fail(sink, -EINVAL,
-                        "float_vif: vif_kernelscale %g is not one of the kernel scales "
-                        "libvmaf supports (1, 0.5, 1.5, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 3.75/3, "
-                        "4.25/3, 5/3, 3, 1/2.25, 1.4746, 1.54, 1.6, 1.06667, 0.711111, "
-                        "0.74074, 1.111111)", s->kernelscale);
+    const float ks = (float)s->kernelscale; /* one of libvmaf's: the option table's set */
     s->src_w = fmt->w;
     s->src_h = fmt->h;
     const unsigned w = (unsigned)(int)(fmt->w * s->prescale + 0.5);
@@ -439,6 +435,7 @@ static void close_float_vif(void *priv)
 const VqxFeatureExtractor vqx_fex_float_vif = {
     .name = "float_vif",
     .backend = VQX_BACKEND_CPU,
+    .flags = VQX_FEX_LUMA_ONLY,
     .keys = keys,
     .options = options,
     .state_size = sizeof(FloatVifState),

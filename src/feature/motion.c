@@ -212,7 +212,7 @@ static void close_motion(void *priv)
 const VqxFeatureExtractor vqx_fex_motion = {
     .name = "motion",
     .backend = VQX_BACKEND_CPU,
-    .flags = VQX_FEX_TEMPORAL,
+    .flags = VQX_FEX_TEMPORAL | VQX_FEX_LUMA_ONLY,
     .keys = vqx_motion_keys,
     .options = vqx_motion_options,
     .state_size = sizeof(MotionState),

@@ -131,6 +131,7 @@ static void close_ms_ssim(void *priv)
 const VqxFeatureExtractor vqx_fex_float_ms_ssim = {
     .name = "float_ms_ssim",
     .backend = VQX_BACKEND_CPU,
+    .flags = VQX_FEX_LUMA_ONLY,
     .keys = keys,
     .options = options,
     .state_size = sizeof(MsSsimState),

@@ -91,11 +91,6 @@ int vqx_speed_plan_init(SpeedPlan *p, unsigned w, unsigned h,
     memset(p, 0, sizeof(*p));
     p->params = *params;
     const float ks = (float)params->kernelscale;
-    if (!vqx_vif_kernelscale_valid(ks)) {
-        snprintf(err, err_len, "speed_kernelscale %g is not one of the scales SpEED supports",
-                 params->kernelscale);
-        return -EINVAL;
-    }
     if (geometry(&p->geo, w, h, params->prescale)) {
         if (params->prescale != 1.0)
             snprintf(err, err_len, "%ux%u, prescaled by %g to %ux%u, is below SpEED's minimum "
@@ -407,7 +402,9 @@ float vqx_speed_score(const SpeedPlan *plan, const SpeedStats *ref, const SpeedS
     { .name = "speed_kernelscale", .alias = "ks",                                          \
       .help = "scale of the Gaussian kernels' width (2: twice the standard deviation)",    \
       .type = VQX_OPT_DOUBLE, .offset = offsetof(State, kernelscale), .def.d = 1.0,        \
-      .min = 0.1, .max = 4.0, .flags = VQX_OPT_NAMES_KEY },                                \
+      .values = vqx_vif_kernelscales, .n_values = VQX_VIF_N_KERNELSCALES,                  \
+      .tolerance = VQX_VIF_KERNELSCALE_TOLERANCE,                                          \
+      .flags = VQX_OPT_NAMES_KEY | VQX_OPT_VALUES_FLOAT },                                 \
     { .name = "speed_prescale", .alias = "ps",                                             \
       .help = "resize each plane by this factor first (2: twice as large)",               \
       .type = VQX_OPT_DOUBLE, .offset = offsetof(State, prescale), .def.d = 1.0,           \
@@ -432,9 +429,6 @@ float vqx_speed_score(const SpeedPlan *plan, const SpeedStats *ref, const SpeedS
 static int engine_init(SpeedEngine *e, unsigned w, unsigned h, const SpeedParams *params,
                        const char *feature, const char *plane, VqxSink *sink)
 {
-    if (!vqx_vif_kernelscale_valid((float)params->kernelscale))
-        return vqx_fail(sink, -EINVAL, "%s: speed_kernelscale %g is not one of the scales SpEED "
-                        "supports", feature, params->kernelscale);
     char err[256];
     int ret = vqx_speed_plan_init(&e->plan, w, h, params, err, sizeof(err));
     if (ret) return vqx_fail(sink, ret, "%s: %s %s", feature, plane, err);
@@ -661,7 +655,7 @@ void vqx_speed_temporal_close(void *priv)
 const VqxFeatureExtractor vqx_fex_speed_temporal = {
     .name = "speed_temporal",
     .backend = VQX_BACKEND_CPU,
-    .flags = VQX_FEX_TEMPORAL,
+    .flags = VQX_FEX_TEMPORAL | VQX_FEX_LUMA_ONLY,
     .keys = vqx_speed_temporal_keys,
     .options = vqx_speed_temporal_options,
     .state_size = sizeof(SpeedTemporalState),

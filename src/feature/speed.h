@@ -77,9 +77,9 @@ typedef struct SpeedPlan {
     unsigned n_spans;
 } SpeedPlan;
 
-/* Builds the plan for a w x h plane. Fails with -EINVAL and a reason in
- * `err` when the plane is too small or the kernelscale is not one libvmaf
- * accepts; -ENOMEM. */
+/* Builds the plan for a w x h plane; the kernelscale is one libvmaf accepts
+ * (the option table's set). Fails with -EINVAL and a reason in `err` when the
+ * plane is too small; -ENOMEM. */
 int vqx_speed_plan_init(SpeedPlan *plan, unsigned w, unsigned h,
                         const SpeedParams *params, char *err, size_t err_len);
 void vqx_speed_plan_free(SpeedPlan *plan);

@@ -123,6 +123,7 @@ static void close_ssim(void *priv)
 const VqxFeatureExtractor vqx_fex_float_ssim = {
     .name = "float_ssim",
     .backend = VQX_BACKEND_CPU,
+    .flags = VQX_FEX_LUMA_ONLY,
     .keys = keys,
     .options = options,
     .state_size = sizeof(SsimState),

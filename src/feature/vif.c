@@ -311,6 +311,7 @@ static void close_vif(void *priv)
 const VqxFeatureExtractor vqx_fex_vif = {
     .name = "vif",
     .backend = VQX_BACKEND_CPU,
+    .flags = VQX_FEX_LUMA_ONLY,
     .keys = vqx_vif_keys,
     .options = vqx_vif_options,
     .state_size = sizeof(VifState),

@@ -6,20 +6,14 @@
 #define PI 3.14159265358979323846 /* M_PI, which strict C11 does not declare */
 
 /* Kernel scales libvmaf accepts, from libvmaf src/feature/vif_tools.h
- * (Netflix, BSD+Patent). */
-static const float valid_kernelscales[] = {
-    1.0, 1.0f / 2.0f, 3.0f / 2.0f, 2.0f, 2.0f / 3.0f, 24.0f / 10.0f, 360.0f / 97.0f,
-    4.0f / 3.0f, 3.5f / 3.0f, 3.75f / 3.0f, 4.25f / 3.0f, 5.0f / 3.0f, 3.0f,
-    1.0f / 2.25f, 1.4746f, 1.54f, 1.6f, 1.06667f, 0.711111f, 0.740740f, 1.111111f,
+ * (Netflix, BSD+Patent): its float values, sorted. */
+const double vqx_vif_kernelscales[] = {
+    1.0f / 2.25f, 1.0f / 2.0f, 2.0f / 3.0f, 0.711111f, 0.740740f, 1.0f, 1.06667f, 1.111111f,
+    3.5f / 3.0f, 3.75f / 3.0f, 4.0f / 3.0f, 4.25f / 3.0f, 1.4746f, 3.0f / 2.0f, 1.54f, 1.6f,
+    5.0f / 3.0f, 2.0f, 24.0f / 10.0f, 3.0f, 360.0f / 97.0f,
 };
-
-bool vqx_vif_kernelscale_valid(float kernelscale)
-{
-    for (size_t i = 0; i < sizeof(valid_kernelscales) / sizeof(valid_kernelscales[0]); i++)
-        if (fabsf(kernelscale - valid_kernelscales[i]) < 1e-3)
-            return true;
-    return false;
-}
+_Static_assert(sizeof(vqx_vif_kernelscales) / sizeof(vqx_vif_kernelscales[0]) ==
+               VQX_VIF_N_KERNELSCALES, "VQX_VIF_N_KERNELSCALES");
 
 unsigned vqx_vif_filter_size(unsigned scale, float kernelscale)
 {

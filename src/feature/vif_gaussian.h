@@ -6,10 +6,11 @@
 #ifndef VQX_FEATURE_VIF_GAUSSIAN_H
 #define VQX_FEATURE_VIF_GAUSSIAN_H
 
-#include <stdbool.h>
-
-/* One of libvmaf's valid kernel scales (within 1e-3, in float). */
-bool vqx_vif_kernelscale_valid(float kernelscale);
+/* libvmaf's valid kernel scales, for the option tables: a value is valid
+ * within VQX_VIF_KERNELSCALE_TOLERANCE of one, compared in float. */
+#define VQX_VIF_N_KERNELSCALES 21
+#define VQX_VIF_KERNELSCALE_TOLERANCE 1e-3
+extern const double vqx_vif_kernelscales[];
 
 /* Taps of the filter of dyadic scale `scale` (0..4): (2^(4 - scale) + 1)
  * times the kernel scale, rounded up to odd, at least 3. */
