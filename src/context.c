@@ -206,6 +206,13 @@ static void feature_free(Feature *f)
     free(f->option_text);
 }
 
+/* The CPU extractor of a twin, whose flags and option checks the twin has. */
+static const VqxFeatureExtractor *cpu_of(const VqxFeatureExtractor *fex)
+{
+    const VqxFeatureExtractor *cpu = vqx_registry_find(fex->name, VQX_BACKEND_CPU);
+    return cpu ? cpu : fex;
+}
+
 /* libvmaf's output name of the extractor's k-th key with its options'
  * suffix. */
 static void feature_key_name(const VqxFeatureExtractor *fex, unsigned k, const char *suffix,
@@ -266,6 +273,8 @@ int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
         return set_error(ctx, -ENOMEM, "out of memory");
     }
     int ret = one_line(ctx, vqx_options_apply(fex, probe, text, ctx->error, sizeof(ctx->error)));
+    if (!ret && cpu_of(fex)->check_options)
+        ret = one_line(ctx, cpu_of(fex)->check_options(probe, ctx->error, sizeof(ctx->error)));
     if (ret) {
         free(text);
         free(probe);
@@ -751,10 +760,7 @@ unsigned vqx_planes_used(const VqxContext *ctx)
 {
     if (!ctx) return 0;
     for (unsigned i = 0; i < ctx->n_features; i++) {
-        /* a twin reads what its CPU extractor reads */
-        const VqxFeatureExtractor *fex = ctx->features[i].fex;
-        const VqxFeatureExtractor *cpu = vqx_registry_find(fex->name, VQX_BACKEND_CPU);
-        if (!((cpu ? cpu : fex)->flags & VQX_FEX_LUMA_ONLY)) return 7;
+        if (!(cpu_of(ctx->features[i].fex)->flags & VQX_FEX_LUMA_ONLY)) return 7;
     }
     return 1;
 }

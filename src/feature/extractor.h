@@ -123,6 +123,11 @@ typedef struct VqxFeatureExtractor {
     const VqxOption *options;    /* terminated by an entry with name NULL */
     size_t state_size;           /* options live inside the state */
 
+    /* Optional: refuses a combination of option values that each pass their
+     * own check (-EINVAL, a one-line reason in err, naming the extractor);
+     * called once the options are parsed, before any picture. */
+    int (*check_options)(const void *state, char *err, size_t err_len);
+
     /* Called once per instance after the options are set. Allocates every
      * buffer the extractor needs: extract must not allocate. May write a
      * reason with vqx_fail. */
