@@ -59,6 +59,7 @@ typedef struct Frame {
     unsigned index;
     unsigned pending;         /* tasks not finished */
     bool in_use;
+    bool device_holds;        /* uploaded from the pictures: kept until collected */
 } Frame;
 
 typedef struct Predictor {
@@ -105,11 +106,12 @@ struct VqxContext {
     bool shutdown;
     unsigned frames_done;     /* every frame below this has no task left */
 
-    /* Buffers of retired pictures, reused by vqx_picture_alloc_from: a
+    /* Every buffer vqx_picture_alloc_from made, free or lent out: a
      * stream's pictures then stop costing a fresh allocation (and its page
-     * faults) every frame. */
-    struct { void *buf; size_t size; } *spare;
-    unsigned n_spare, cap_spare;
+     * faults) every frame. Pinned when the cuda backend is open. */
+    struct PoolBuffer { void *buf; size_t size; bool lent; } *pool;
+    unsigned n_pool, cap_pool;
+    bool pool_pinned;
 };
 
 /* The message stays one line, whatever a caller's string held. */
@@ -548,16 +550,43 @@ static bool frame_sampled(const VqxContext *ctx, unsigned index)
     return ctx->settings.subsample <= 1 || index % ctx->settings.subsample == 0;
 }
 
-/* Keep a retired picture's buffer for reuse; called with ctx->lock held. */
-static void recycle_picture(VqxContext *ctx, VqxPicture *pic)
+/* The pool entry of `buf`, NULL when the pool did not make it; called
+ * with ctx->lock held. */
+static struct PoolBuffer *pool_entry(VqxContext *ctx, const void *buf)
 {
-    if (pic->buf && ctx->n_spare < ctx->cap_spare) {
-        VqxPicture shape;
-        ctx->spare[ctx->n_spare].size = vqx_picture_layout(&shape, pic->layout, pic->bpc, pic->w[0], pic->h[0]);
-        ctx->spare[ctx->n_spare++].buf = pic->buf;
-        pic->buf = NULL;
-    }
-    vqx_picture_free(pic);
+    for (unsigned i = 0; buf && i < ctx->n_pool; i++)
+        if (ctx->pool[i].buf == buf) return &ctx->pool[i];
+    return NULL;
+}
+
+/* A picture's memory back where it came from; called with ctx->lock held. */
+static void release_picture(VqxContext *ctx, VqxPicture *pic)
+{
+    struct PoolBuffer *b = pic->pool == ctx ? pool_entry(ctx, pic->buf) : NULL;
+    if (b) b->lent = false;
+    else if (pic->pool) vqx_ctx_pool_release(pic->pool, pic->buf); /* another context's */
+    else free(pic->buf);
+    memset(pic, 0, sizeof(*pic));
+}
+
+void vqx_ctx_pool_release(VqxContext *ctx, void *buf)
+{
+    pthread_mutex_lock(&ctx->lock);
+    struct PoolBuffer *b = pool_entry(ctx, buf);
+    if (b) b->lent = false;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+static void *pool_new_buffer(const VqxContext *ctx, size_t size)
+{
+    /* pool sizes are multiples of 64, as aligned_alloc wants */
+    return ctx->pool_pinned ? vqx_device_host_alloc(size) : aligned_alloc(64, size);
+}
+
+static void pool_free_buffer(const VqxContext *ctx, void *buf)
+{
+    if (ctx->pool_pinned) vqx_device_host_free(buf);
+    else free(buf);
 }
 
 int vqx_picture_alloc_from(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout layout,
@@ -566,21 +595,45 @@ int vqx_picture_alloc_from(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout
     if (!ctx || !pic) return -EINVAL;
     const size_t size = vqx_picture_layout(pic, layout, bpc, w, h);
     if (!size) return -EINVAL;
-    void *buf = NULL;
     pthread_mutex_lock(&ctx->lock);
-    for (unsigned i = 0; i < ctx->n_spare; i++) {
-        if (ctx->spare[i].size == size) {
-            buf = ctx->spare[i].buf;
-            ctx->spare[i] = ctx->spare[--ctx->n_spare];
-            break;
+    void *buf = NULL;
+    for (unsigned i = 0; i < ctx->n_pool && !buf; i++) {
+        if (!ctx->pool[i].lent && ctx->pool[i].size == size) {
+            ctx->pool[i].lent = true;
+            buf = ctx->pool[i].buf;
         }
     }
     pthread_mutex_unlock(&ctx->lock);
-    if (buf) {
-        vqx_picture_place(pic, buf);
-        return 0;
+    if (!buf) {
+        /* a new buffer: only while the stream's frames in flight grow */
+        buf = pool_new_buffer(ctx, size);
+        if (!buf) return -ENOMEM;
+        pthread_mutex_lock(&ctx->lock);
+        if (ctx->n_pool == ctx->cap_pool) {
+            const unsigned cap = ctx->cap_pool ? 2 * ctx->cap_pool : 16;
+            struct PoolBuffer *p = realloc(ctx->pool, cap * sizeof(*p));
+            if (!p) {
+                pthread_mutex_unlock(&ctx->lock);
+                pool_free_buffer(ctx, buf);
+                return -ENOMEM;
+            }
+            ctx->pool = p;
+            ctx->cap_pool = cap;
+        }
+        ctx->pool[ctx->n_pool++] = (struct PoolBuffer){ buf, size, true };
+        pthread_mutex_unlock(&ctx->lock);
     }
-    return vqx_picture_alloc(pic, layout, bpc, w, h);
+    vqx_picture_place(pic, buf);
+    pic->pool = ctx;
+    return 0;
+}
+
+/* Both pictures are the pool's pinned memory, which the device reads as it
+ * is; called with ctx->lock held. */
+static bool pinned_pair(VqxContext *ctx, const VqxPicture *ref, const VqxPicture *dis)
+{
+    return ctx->pool_pinned && ref->pool == ctx && dis->pool == ctx &&
+           pool_entry(ctx, ref->buf) && pool_entry(ctx, dis->buf);
 }
 
 static void retire_frames(VqxContext *ctx)
@@ -588,8 +641,12 @@ static void retire_frames(VqxContext *ctx)
     while (ctx->frames_done < ctx->n_sent) {
         Frame *fr = inflight_frame(ctx, ctx->frames_done);
         if (!fr || fr->pending) break;
-        recycle_picture(ctx, &fr->ref);
-        recycle_picture(ctx, &fr->dis);
+        /* a failed device reads nothing more */
+        if (fr->device_holds && !device_all_failed(ctx) &&
+            fr->index >= vqx_device_collected(ctx->device))
+            break;
+        release_picture(ctx, &fr->ref);
+        release_picture(ctx, &fr->dis);
         fr->in_use = false;
         ctx->n_inflight--;
         ctx->frames_done++;
@@ -690,15 +747,17 @@ int vqx_open(VqxContext **out, const VqxSettings *s)
     if (ctx->settings.backend == VQX_BACKEND_CUDA) {
         ret = vqx_device_open(&ctx->device, ctx->error, sizeof(ctx->error));
         if (ret) return ret;
+        ctx->pool_pinned = true;
     } else if (ctx->settings.backend != VQX_BACKEND_CPU) {
         return set_error(ctx, -EINVAL, "unknown backend %d", (int)ctx->settings.backend);
     }
     ctx->n_workers = ctx->settings.n_threads;
     ctx->max_inflight = ctx->n_workers ? 2 * ctx->n_workers + 2 : 1;
+    /* the device holds the frames it uploads from the pictures */
+    if (ctx->device && ctx->max_inflight < VQX_DEVICE_BLOCKS + 2)
+        ctx->max_inflight = VQX_DEVICE_BLOCKS + 2;
     ctx->frames = calloc(ctx->max_inflight, sizeof(*ctx->frames));
-    ctx->cap_spare = 2 * ctx->max_inflight + 2;
-    ctx->spare = calloc(ctx->cap_spare, sizeof(*ctx->spare));
-    if (!ctx->frames || !ctx->spare) return set_error(ctx, -ENOMEM, "out of memory");
+    if (!ctx->frames) return set_error(ctx, -ENOMEM, "out of memory");
     if (ctx->n_workers) {
         ctx->workers = calloc(ctx->n_workers, sizeof(*ctx->workers));
         if (!ctx->workers) return set_error(ctx, -ENOMEM, "out of memory");
@@ -730,9 +789,9 @@ void vqx_close(VqxContext **pctx)
         vqx_picture_free(&ctx->frames[i].dis);
     }
     free(ctx->frames);
-    for (unsigned i = 0; i < ctx->n_spare; i++)
-        free(ctx->spare[i].buf);
-    free(ctx->spare);
+    for (unsigned i = 0; i < ctx->n_pool; i++)
+        pool_free_buffer(ctx, ctx->pool[i].buf);
+    free(ctx->pool);
     free(ctx->queue);
     for (unsigned i = 0; i < ctx->n_features; i++)
         feature_free(&ctx->features[i]);
@@ -969,14 +1028,27 @@ int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
     if (!ret && !ctx->started) ret = start(ctx, ref);
     if (ret) return ret;
 
-    if (vqx_device_has_members(ctx->device) && !device_all_failed(ctx) &&
-        vqx_device_frame(ctx->device, ref, dis, ctx->n_sent, frame_sampled(ctx, ctx->n_sent)))
-        device_failed(ctx);
+    bool held = false;
+    if (vqx_device_has_members(ctx->device) && !device_all_failed(ctx)) {
+        pthread_mutex_lock(&ctx->lock);
+        const bool pinned = pinned_pair(ctx, ref, dis);
+        pthread_mutex_unlock(&ctx->lock);
+        if (vqx_device_frame(ctx->device, ref, dis, ctx->n_sent, frame_sampled(ctx, ctx->n_sent),
+                             pinned, &held))
+            device_failed(ctx);
+    }
 
     pthread_mutex_lock(&ctx->lock);
     while (ctx->n_inflight == ctx->max_inflight) {
-        if (ctx->n_workers) pthread_cond_wait(&ctx->done_cond, &ctx->lock);
-        else drain_inline(ctx);
+        const Frame *oldest = inflight_frame(ctx, ctx->frames_done);
+        if (oldest && !oldest->pending && oldest->device_holds) {
+            if (vqx_device_wait(ctx->device, oldest->index)) device_failed(ctx);
+            retire_frames(ctx);
+        } else if (ctx->n_workers) {
+            pthread_cond_wait(&ctx->done_cond, &ctx->lock);
+        } else {
+            drain_inline(ctx);
+        }
     }
     const unsigned index = ctx->n_sent++;
     Frame *fr = &ctx->frames[index % ctx->max_inflight];
@@ -987,6 +1059,7 @@ int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
     fr->index = index;
     fr->pending = 0;
     fr->in_use = true;
+    fr->device_holds = held;
     ctx->n_inflight++;
 
     for (unsigned i = 0; i < ctx->n_features; i++) {
@@ -1069,6 +1142,9 @@ int vqx_flush(VqxContext *ctx)
     if (vqx_device_has_members(ctx->device) && !device_all_failed(ctx) &&
         vqx_device_drain(ctx->device))
         device_failed(ctx);
+    pthread_mutex_lock(&ctx->lock);
+    retire_frames(ctx);
+    pthread_mutex_unlock(&ctx->lock);
     ctx->flushed = true;
 
     int first_err = 0;

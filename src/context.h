@@ -9,6 +9,8 @@
 int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
                             const char *options, unsigned *index);
 const VqxCollector *vqx_ctx_collector(const VqxContext *ctx);
+/* A pool picture's buffer back to its pool (vqx_picture_free). */
+void vqx_ctx_pool_release(VqxContext *ctx, void *buf);
 unsigned vqx_ctx_subsample(const VqxContext *ctx);
 const VqxFrameFormat *vqx_ctx_format(const VqxContext *ctx);
 /* The device backend of the context, NULL when none. */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context.h"
 #include "picture.h"
 
 /* Rows are packed, so that a plane is one block a reader fills with one
@@ -94,6 +95,7 @@ bool vqx_picture_find_overflow(const VqxPicture *pic, unsigned planes, VqxSample
 void vqx_picture_free(VqxPicture *pic)
 {
     if (!pic) return;
-    free(pic->buf);
+    if (pic->pool) vqx_ctx_pool_release(pic->pool, pic->buf);
+    else free(pic->buf);
     memset(pic, 0, sizeof(*pic));
 }

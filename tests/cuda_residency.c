@@ -6,10 +6,13 @@
  * after the first frame; the upload carries only
  * the planes the twins read. The scores must equal the CPU backend's.
  * Three chains: VMAF v0.6.1 (luma only), plus psnr (chroma too), and the
- * vmaf_v1.0.16_3d0h model (cambi, speed_chroma, adm, motion).
+ * vmaf_v1.0.16_3d0h model (cambi, speed_chroma, adm, motion); each with the
+ * caller's pictures (copied into pinned staging) and with pictures from the
+ * context's pool (pinned: uploaded from where they are).
  * Exits 77 (meson's skip) without a CUDA device.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +31,9 @@ static unsigned n_pass, n_fail;
 } while (0)
 
 #define FRAMES 24
+/* frames before the steady state: every block busy, and the pool grown to
+ * the pictures the device holds */
+#define WARM_UP (VQX_DEVICE_BLOCKS + 3)
 
 static uint32_t rng = 12345;
 
@@ -37,9 +43,12 @@ static unsigned next_random(void)
     return rng >> 16;
 }
 
-static int make_picture(VqxPicture *pic, unsigned w, unsigned h, unsigned frame, int distorted)
+/* pool: from the context's pool, else the caller's own */
+static int make_picture(VqxContext *pool, VqxPicture *pic, unsigned w, unsigned h, unsigned frame,
+                        int distorted)
 {
-    int ret = vqx_picture_alloc(pic, VQX_PIX_420, 10, w, h);
+    int ret = pool ? vqx_picture_alloc_from(pool, pic, VQX_PIX_420, 10, w, h)
+                   : vqx_picture_alloc(pic, VQX_PIX_420, 10, w, h);
     if (ret) return ret;
     for (unsigned p = 0; p < 3; p++)
         for (unsigned y = 0; y < pic->h[p]; y++) {
@@ -72,7 +81,7 @@ static const Chain chains[] = {
     { "vmaf_v1.0.16_3d0h (luma and chroma)", "version=vmaf_v1.0.16_3d0h", NULL, NULL, 320, 240, 1 },
 };
 
-static int run(enum VqxBackend backend, const Chain *c, Run *r)
+static int run(enum VqxBackend backend, const Chain *c, bool pool, Run *r)
 {
     VqxSettings s;
     vqx_default_settings(&s);
@@ -85,11 +94,11 @@ static int run(enum VqxBackend backend, const Chain *c, Run *r)
     rng = 12345;
     for (unsigned n = 0; n < FRAMES; n++) {
         VqxPicture ref, dis;
-        if ((ret = make_picture(&ref, c->w, c->h, n, 0)) ||
-            (ret = make_picture(&dis, c->w, c->h, n, 1))) return ret;
+        VqxContext *from = pool ? r->ctx : NULL;
+        if ((ret = make_picture(from, &ref, c->w, c->h, n, 0)) ||
+            (ret = make_picture(from, &dis, c->w, c->h, n, 1))) return ret;
         if ((ret = vqx_send_pictures(r->ctx, &ref, &dis))) return ret;
-        /* steady state: every block has a frame in flight */
-        if (n == VQX_DEVICE_BLOCKS - 1) vqx_cuda_counters(&r->after_start);
+        if (n == WARM_UP - 1) vqx_cuda_counters(&r->after_start);
         if (n == FRAMES - 1) vqx_cuda_counters(&r->before_last);
     }
     ret = vqx_flush(r->ctx);
@@ -100,7 +109,7 @@ static int run(enum VqxBackend backend, const Chain *c, Run *r)
 static void check_residency(const Run *r, size_t frame_bytes, const char *what)
 {
     const VqxCudaCounters *a = &r->after_start, *b = &r->before_last, *c = &r->after_flush;
-    const uint64_t frames = FRAMES - VQX_DEVICE_BLOCKS; /* sent between the two readings */
+    const uint64_t frames = FRAMES - WARM_UP; /* sent between the two readings */
     printf("%s: over %u frames: %llu uploads (%llu bytes), %llu read-backs, %llu syncs, "
            "%llu graph launches, %llu allocations\n", what, (unsigned)frames,
            (unsigned long long)(b->uploads - a->uploads),
@@ -153,20 +162,27 @@ int main(void)
 {
     for (size_t i = 0; i < sizeof(chains) / sizeof(chains[0]); i++) {
         const Chain *c = &chains[i];
-        Run gpu = { 0 }, cpu = { 0 };
-        const int ret = run(VQX_BACKEND_CUDA, c, &gpu);
-        if (!i && (ret == -ENODEV || ret == -ENOTSUP)) {
-            printf("SKIP: no CUDA device (%s)\n", vqx_last_error(gpu.ctx));
+        Run cpu = { 0 };
+        CHECK(!run(VQX_BACKEND_CPU, c, false, &cpu), "%s: cpu run: %s", c->name,
+              vqx_last_error(cpu.ctx));
+        for (int pool = 0; pool < 2; pool++) {
+            char what[128];
+            snprintf(what, sizeof(what), "%s, %s pictures", c->name, pool ? "pool" : "caller's");
+            Run gpu = { 0 };
+            const int ret = run(VQX_BACKEND_CUDA, c, pool, &gpu);
+            if (!i && !pool && (ret == -ENODEV || ret == -ENOTSUP)) {
+                printf("SKIP: no CUDA device (%s)\n", vqx_last_error(gpu.ctx));
+                vqx_close(&gpu.ctx);
+                vqx_close(&cpu.ctx);
+                return 77;
+            }
+            CHECK(!ret, "%s: cuda run: %s", what, vqx_last_error(gpu.ctx));
+            if (!ret) {
+                check_residency(&gpu, upload_bytes(c), what);
+                check_equal(&gpu, &cpu, what);
+            }
             vqx_close(&gpu.ctx);
-            return 77;
         }
-        CHECK(!ret, "%s: cuda run: %s", c->name, vqx_last_error(gpu.ctx));
-        CHECK(!run(VQX_BACKEND_CPU, c, &cpu), "%s: cpu run: %s", c->name, vqx_last_error(cpu.ctx));
-        if (!ret) {
-            check_residency(&gpu, upload_bytes(c), c->name);
-            check_equal(&gpu, &cpu, c->name);
-        }
-        vqx_close(&gpu.ctx);
         vqx_close(&cpu.ctx);
     }
     printf("%u passed, %u failed\n", n_pass, n_fail);

@@ -47,15 +47,23 @@ enum VqxPixelLayout {
  * buffer for a later vqx_picture_alloc_from when the frame is done: a
  * stream read frame by frame into pictures from vqx_picture_alloc_from
  * reuses a few buffers, and no frame allocates or faults in new pages.
+ * vqx_picture_free gives a pool picture's buffer back to its context's
+ * pool; every picture from vqx_picture_alloc_from is sent or freed before
+ * vqx_close. On a context with the cuda backend the pool's memory is pinned,
+ * and such pictures go to the GPU without a copy on the host.
  * A picture whose `buf` is NULL is the caller's: the library reads its
  * planes until vqx_flush returns, and never frees them. */
+typedef struct VqxContext VqxContext;
+
 typedef struct VqxPicture {
     enum VqxPixelLayout layout;
     unsigned bpc;
     unsigned w[3], h[3];
     ptrdiff_t stride[3];
     void *data[3];
-    void *buf; /* owned allocation, NULL for a picture the caller owns */
+    void *buf;        /* owned allocation, NULL for a picture the caller owns */
+    VqxContext *pool; /* the context whose pool `buf` is from, or NULL */
+    void *reserved[4];
 } VqxPicture;
 
 VQX_API int vqx_picture_alloc(VqxPicture *pic, enum VqxPixelLayout layout,
@@ -77,12 +85,11 @@ typedef struct VqxSettings {
      * NULL: notices go to stderr. */
     void (*notice)(void *cookie, const char *msg);
     void *notice_cookie;
+    void *reserved[8];           /* zero (vqx_default_settings) */
 } VqxSettings;
 
 VQX_API void vqx_default_settings(VqxSettings *s);
 VQX_API const char *vqx_version(void);
-
-typedef struct VqxContext VqxContext;
 
 VQX_API int vqx_open(VqxContext **ctx, const VqxSettings *s);
 VQX_API void vqx_close(VqxContext **ctx);
@@ -113,9 +120,9 @@ VQX_API int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
  * and after it are scored. */
 VQX_API unsigned vqx_planes_used(const VqxContext *ctx);
 
-/* vqx_picture_alloc, reusing the buffer of a picture the context has
- * finished with when one of that size is free: a stream read frame by frame
- * into pictures from here allocates only a few buffers in all. */
+/* vqx_picture_alloc from the context's pool: a buffer of that size the
+ * context has finished with, or a new one (see "Ownership" above). Safe to
+ * call from any thread. */
 VQX_API int vqx_picture_alloc_from(VqxContext *ctx, VqxPicture *pic,
                                    enum VqxPixelLayout layout, unsigned bpc,
                                    unsigned w, unsigned h);

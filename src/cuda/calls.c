@@ -57,6 +57,18 @@ cudaError_t vqx_cu_upload(void *dst, const void *src, size_t bytes, cudaStream_t
     return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream);
 }
 
+cudaError_t vqx_cu_upload_blocks(void *const *dst, const void *const *src, const size_t *bytes,
+                                 unsigned n, cudaStream_t stream)
+{
+    count(&counters.uploads, 1);
+    cudaError_t code = cudaSuccess;
+    for (unsigned i = 0; i < n && code == cudaSuccess; i++) {
+        count(&counters.upload_bytes, bytes[i]);
+        code = cudaMemcpyAsync(dst[i], src[i], bytes[i], cudaMemcpyHostToDevice, stream);
+    }
+    return code;
+}
+
 cudaError_t vqx_cu_readback(void *dst, const void *src, size_t bytes, cudaStream_t stream)
 {
     count(&counters.readbacks, 1);

@@ -466,8 +466,9 @@ static int finish(VqxDevice *dev, unsigned s)
 }
 
 int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *dis,
-                     unsigned index, bool sampled)
+                     unsigned index, bool sampled, bool pinned, bool *held)
 {
+    *held = false;
     if (dev->failed) return -EIO;
     if (!sampled && !dev->any_temporal) {
         bool idle = true;
@@ -479,10 +480,30 @@ int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *di
     int ret = finish(dev, s);
     if (ret) return ret;
 
-    if (dev->frame_bytes) {
+    *held = false;
+    if (dev->frame_bytes && pinned) {
+        /* the pictures' planes go up as they are: their pool memory is
+         * pinned and their rows are packed as the device's */
+        void *dst[6];
+        const void *src[6];
+        size_t bytes[6];
+        unsigned n = 0;
+        for (unsigned which = 0; which < 2; which++) {
+            const VqxPicture *pic = which ? dis : ref;
+            for (unsigned p = 0; p < dev->n_planes; p++, n++) {
+                dst[n] = dev->input[s] + dev->plane_off[which][p];
+                src[n] = pic->data[p];
+                bytes[n] = dev->row_bytes[p] * dev->plane_h[p];
+            }
+        }
+        ret = fail(dev, vqx_cu_upload_blocks(dst, src, bytes, n, dev->upload), "upload");
+        *held = true;
+    } else if (dev->frame_bytes) {
         copy_frame(dev, dev->staging[s], ref, dis);
         ret = fail(dev, vqx_cu_upload(dev->input[s], dev->staging[s], dev->frame_bytes, dev->upload),
                    "upload");
+    }
+    if (dev->frame_bytes) {
         if (!ret) ret = fail(dev, cudaEventRecord(dev->uploaded[s], dev->upload), "cudaEventRecord");
         if (!ret) ret = fail(dev, cudaStreamWaitEvent(dev->compute, dev->uploaded[s], 0),
                              "cudaStreamWaitEvent");
@@ -512,6 +533,28 @@ int vqx_device_drain(VqxDevice *dev)
     for (unsigned i = 0; i < VQX_DEVICE_BLOCKS && !ret; i++)
         ret = finish(dev, (dev->n_launched + i) % VQX_DEVICE_BLOCKS);
     return ret;
+}
+
+int vqx_device_wait(VqxDevice *dev, unsigned index)
+{
+    if (dev->failed) return -EIO;
+    int ret = 0;
+    for (unsigned i = 0; i < VQX_DEVICE_BLOCKS && !ret; i++) {
+        const unsigned s = (dev->n_launched + i) % VQX_DEVICE_BLOCKS;
+        if (dev->slot[s].busy && dev->slot[s].index <= index) ret = finish(dev, s);
+    }
+    return ret;
+}
+
+void *vqx_device_host_alloc(size_t bytes)
+{
+    void *p = NULL;
+    return vqx_cu_host_alloc(&p, bytes) == cudaSuccess ? p : NULL;
+}
+
+void vqx_device_host_free(void *ptr)
+{
+    vqx_cu_host_free(ptr);
 }
 
 unsigned vqx_device_collected(const VqxDevice *dev)

@@ -62,9 +62,19 @@ bool vqx_device_has_members(const VqxDevice *dev);
 /* Allocates the blocks and captures the chain. */
 int vqx_device_start(VqxDevice *dev, const VqxFrameFormat *fmt);
 /* Frame `index`: collects the frame sent VQX_DEVICE_BLOCKS before, then
- * uploads and launches this one. `sampled` false: only temporal twins score it. */
+ * uploads and launches this one. `sampled` false: only temporal twins score it.
+ * `pinned`: both pictures are in pinned memory with packed rows (the
+ * context's pool), and are uploaded from there without a staging copy;
+ * then *held is set, and the pictures must stay until the frame is
+ * collected (vqx_device_wait). */
 int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *dis,
-                     unsigned index, bool sampled);
+                     unsigned index, bool sampled, bool pinned, bool *held);
+/* Collects the frames in flight up to frame `index`. */
+int vqx_device_wait(VqxDevice *dev, unsigned index);
+/* Pinned host memory for pictures, NULL when it cannot be had; freed with
+ * vqx_device_host_free, also after the device is closed. */
+void *vqx_device_host_alloc(size_t bytes);
+void vqx_device_host_free(void *ptr);
 /* Collects every frame in flight. */
 int vqx_device_drain(VqxDevice *dev);
 /* Frames below this have been collected. */

@@ -37,10 +37,28 @@ int vqx_device_start(VqxDevice *dev, const VqxFrameFormat *fmt)
 }
 
 int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *dis,
-                     unsigned index, bool sampled)
+                     unsigned index, bool sampled, bool pinned, bool *held)
 {
-    (void)dev, (void)ref, (void)dis, (void)index, (void)sampled;
+    (void)dev, (void)ref, (void)dis, (void)index, (void)sampled, (void)pinned;
+    *held = false;
     return -ENOTSUP;
+}
+
+int vqx_device_wait(VqxDevice *dev, unsigned index)
+{
+    (void)dev, (void)index;
+    return -ENOTSUP;
+}
+
+void *vqx_device_host_alloc(size_t bytes)
+{
+    (void)bytes;
+    return NULL;
+}
+
+void vqx_device_host_free(void *ptr)
+{
+    (void)ptr;
 }
 
 int vqx_device_drain(VqxDevice *dev)
