@@ -112,19 +112,41 @@ if [[ $stages == *" blocks "* ]]; then
     done
 fi
 if [[ $stages == *" cli "* ]]; then
-    # the CLI end to end from y4m files in the page cache
-    for geo in "1920 1080 8 800" "3840 2160 8 300" "1920 1080 10 800" "3840 2160 10 200"; do
+    # The CLI end to end from y4m files in the page cache (/dev/shm): the output's fps (first
+    # frame read to last score) and the whole process; the per-frame values of the first
+    # frames against the CPU backend's; libvmaf's CUDA CLI on the same files when LIBVMAF_CLI
+    # names it (built by hand outside the repo).
+    VMAF=${LIBVMAF_CLI:-}
+    for geo in ${CLI_CASES:-"1920 1080 8 1200 vmaf_v0.6.1" "3840 2160 8 600 vmaf_v0.6.1" \
+                           "3840 2160 10 600 vmaf_v0.6.1" "3840 2160 8 600 vmaf_v1.0.16_3d0h"}; do
         set -- $geo
         $B y4m /dev/shm/ref.y4m $1 $2 $3 $4 ref && $B y4m /dev/shm/dis.y4m $1 $2 $3 $4 dis
-        cat /dev/shm/ref.y4m /dev/shm/dis.y4m > /dev/null
-        t0=$EPOCHREALTIME
-        build-dev/tools/vqx -r /dev/shm/ref.y4m -d /dev/shm/dis.y4m --backend cuda --strict_backend -q \
-            -o /dev/shm/out.json --json
-        t1=$EPOCHREALTIME
-        python3 -c "import sys; w,h,b,n,t0,t1 = sys.argv[1:]; t = float(t1) - float(t0); \
-print(f'cli: {w}x{h} {b}-bit frames={n} seconds={t:.3f} fps={int(n) / t:.1f}')" $1 $2 $3 $4 $t0 $t1 |
-            tee -a "$OUT/bench.log"
-        rm -f /dev/shm/ref.y4m /dev/shm/dis.y4m
+        t0=$EPOCHREALTIME; cat /dev/shm/ref.y4m /dev/shm/dis.y4m > /dev/null; t1=$EPOCHREALTIME
+        build-dev/tools/vqx -r /dev/shm/ref.y4m -d /dev/shm/dis.y4m -m version=$5 --backend cuda \
+            --strict_backend -q --json --precision max -o /dev/shm/gpu.json; t2=$EPOCHREALTIME
+        build-dev/tools/vqx -r /dev/shm/ref.y4m -d /dev/shm/dis.y4m -m version=$5 --backend cuda \
+            --strict_backend -q --frame_cnt 1 -o /dev/null; t3=$EPOCHREALTIME
+        build-dev/tools/vqx -r /dev/shm/ref.y4m -d /dev/shm/dis.y4m -m version=$5 --threads "$(nproc)" \
+            -q --json --precision max --frame_cnt 16 -o /dev/shm/cpu.json
+        lv=""
+        if [[ -n $VMAF && -x $VMAF ]]; then
+            t4=$EPOCHREALTIME
+            $VMAF -r /dev/shm/ref.y4m -d /dev/shm/dis.y4m -m version=$5 --json -o /dev/shm/lv.json --quiet \
+                > /dev/null 2>&1 && lv=$(python3 -c "import json,sys; t=float(sys.argv[1]); \
+n=len(json.load(open('/dev/shm/lv.json'))['frames']); print(f'libvmaf cuda: fps {n / (float(sys.argv[2]) - t):.1f} (whole process, {n} frames)')" $t4 $EPOCHREALTIME)
+        fi
+        python3 - "$@" $t0 $t1 $t2 $t3 "$lv" <<'PY' | tee -a "$OUT/bench.log"
+import json, sys
+w, h, bpc, n, model, t0, t1, t2, t3, lv = sys.argv[1:]
+gpu, cpu = json.load(open("/dev/shm/gpu.json")), json.load(open("/dev/shm/cpu.json"))
+same = all(gpu["frames"][i]["metrics"] == f["metrics"] for i, f in enumerate(cpu["frames"]))
+wall = float(t2) - float(t1)
+print(f"cli: {w}x{h} {bpc}-bit {model} frames={len(gpu['frames'])} output fps={gpu['fps']:.1f} "
+      f"whole process {wall:.3f} s ({int(n) / wall:.1f} fps), start-up and one frame "
+      f"{float(t3) - float(t2):.3f} s, cat {float(t1) - float(t0):.3f} s, "
+      f"first {len(cpu['frames'])} frames equal to the cpu: {same}; {lv}")
+PY
+        rm -f /dev/shm/ref.y4m /dev/shm/dis.y4m /dev/shm/*.json
     done
 fi
 if [[ $stages == *" bench-cpu "* ]]; then
