@@ -944,7 +944,7 @@ static void drop_unfed_models(VqxContext *ctx)
 {
     for (unsigned pi = 0; pi < ctx->n_predictors; pi++) {
         Predictor *p = &ctx->predictors[pi];
-        char refused[ERR_LEN] = "";
+        char refused[ERR_LEN / 2] = "";
         size_t n = 0;
         for (unsigned i = 0; i < p->n_in && n < sizeof(refused); i++) {
             const Feature *f = feature_writing(ctx, p->in_ids[i]);

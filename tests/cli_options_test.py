@@ -47,12 +47,10 @@ def refused(feature, *needles, model=None):
         check(n in p.stderr, f"{args}: message {p.stderr.strip()!r} lacks {n!r}")
 
 
-# duplicate keys, also a name and its alias, also through a model
+# duplicate keys, also a name and its alias (through a model: cli_model_options_test.py)
 refused("psnr=enable_mse=true:enable_mse=false", "psnr: option enable_mse given twice")
 refused("adm=adm_enhn_gain_limit=2:egl=3",
         "adm: option adm_enhn_gain_limit given twice (as adm_enhn_gain_limit and egl)")
-refused(None, "adm: option adm_enhn_gain_limit given twice (as adm_enhn_gain_limit and egl)",
-        model="version=vmaf_v0.6.1neg:adm.egl=1.5")
 
 # numbers that strtod/strtol would take but are not plain decimal
 for text in ["0x1p-3", "inf", "nan", "infinity", " 1", "1 ", "1e", ""]:

@@ -327,6 +327,83 @@ static void test_specs(void)
     }
 }
 
+/* An override names an option by its name or its alias; either replaces the
+ * model's own value of that option (whichever way the model spells it), and
+ * one option overridden twice in a spec is refused. */
+static void test_override_aliases(void)
+{
+    char err[512];
+    static const struct { const char *spec, *options; unsigned input; } good[] = {
+        /* vmaf_v0.6.1neg's adm has adm_enhn_gain_limit=1 */
+        { "version=vmaf_v0.6.1neg:adm.egl=1.5", "adm_enhn_gain_limit=1.5", 0 },
+        { "version=vmaf_v0.6.1neg:adm.adm_enhn_gain_limit=1.5", "adm_enhn_gain_limit=1.5", 0 },
+        { "version=vmaf_v0.6.1neg:vif.egl=1.5", "vif_enhn_gain_limit=1.5", 2 },
+        /* added under the option's name */
+        { "version=vmaf_v0.6.1:adm.egl=1", "adm_enhn_gain_limit=1", 0 },
+        /* in place, by alias */
+        { "version=vmaf_v1.0.16_3d0h:adm.nvd=5", "adm_dlm_weight=0.7:adm_enhn_gain_limit=1:"
+          "adm_noise_weight=0.02:adm_norm_view_dist=5:adm_ref_display_height=1080:"
+          "adm_min_val=0.5:adm_csf_mode=2", 2 },
+        /* an option of another extractor: overrides of each are independent */
+        { "version=vmaf_v0.6.1:adm.egl=1:vif.egl=1", "adm_enhn_gain_limit=1", 0 },
+    };
+    for (unsigned i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+        VqxModel *m = load(good[i].spec, err, sizeof(err));
+        if (!CHECK(m, "'%s' loads: %s", good[i].spec, err)) continue;
+        const char *o = vqx_model_input_options(m, good[i].input);
+        CHECK(o && !strcmp(o, good[i].options), "'%s' input %u: '%s', expected '%s'",
+              good[i].spec, good[i].input, o, good[i].options);
+        vqx_model_free(&m);
+    }
+
+    /* the model spells the option by its alias; the override by its name */
+    char src[sizeof(data_dir) + 32], tmp[] = "/tmp/vqx_test_model_XXXXXX";
+    snprintf(src, sizeof(src), "%s/tiny_chroma.json", data_dir);
+    FILE *in = fopen(src, "rb");
+    const int fd = mkstemp(tmp);
+    FILE *out = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (CHECK(in && out, "copy of %s to %s", src, tmp)) {
+        char line[1024];
+        while (fgets(line, sizeof(line), in)) {
+            char *at = strstr(line, "\"adm_norm_view_dist\"");
+            if (at) fprintf(out, "%.*s\"nvd\"%s", (int)(at - line), line,
+                            at + strlen("\"adm_norm_view_dist\""));
+            else fputs(line, out);
+        }
+    }
+    if (in) fclose(in);
+    if (out) fclose(out);
+    char spec[sizeof(tmp) + 64];
+    snprintf(spec, sizeof(spec), "path=%s:adm.adm_norm_view_dist=3", tmp);
+    VqxModel *m = load(spec, err, sizeof(err));
+    if (CHECK(m, "'%s' loads: %s", spec, err)) {
+        const char *o = vqx_model_input_options(m, 0);
+        CHECK(!strcmp(o, "adm_csf_mode=2:nvd=3"), "alias in the model replaced: '%s'", o);
+    }
+    vqx_model_free(&m);
+    remove(tmp);
+
+    static const struct { const char *spec, *message; } bad[] = {
+        { "version=vmaf_v0.6.1neg:adm.egl=1.5:adm.egl=2",
+          "model 'version=vmaf_v0.6.1neg:adm.egl=1.5:adm.egl=2': adm option "
+          "adm_enhn_gain_limit overridden twice" },
+        { "version=vmaf_v0.6.1neg:adm.adm_enhn_gain_limit=1:adm.egl=2",
+          "model 'version=vmaf_v0.6.1neg:adm.adm_enhn_gain_limit=1:adm.egl=2': adm option "
+          "adm_enhn_gain_limit overridden twice (as adm.adm_enhn_gain_limit and adm.egl)" },
+        { "version=vmaf_v0.6.1:vif.egl=1:name=x:vif.vif_enhn_gain_limit=1",
+          "vif option vif_enhn_gain_limit overridden twice (as vif.egl and "
+          "vif.vif_enhn_gain_limit)" },
+        /* an option this build does not know: the same text twice */
+        { "version=vmaf_v0.6.1:adm.bogus=1:adm.bogus=2", "adm option bogus overridden twice" },
+    };
+    for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        m = load(bad[i].spec, err, sizeof(err));
+        CHECK(!m && strstr(err, bad[i].message), "spec '%s': error '%s', expected '%s'",
+              bad[i].spec, err, bad[i].message);
+        vqx_model_free(&m);
+    }
+}
+
 /* ---- built-in models ---- */
 
 static void test_builtins(void)
@@ -607,6 +684,7 @@ int main(int argc, char **argv)
     test_chroma_correction();
     test_bootstrap_model();
     test_specs();
+    test_override_aliases();
     test_builtins();
     test_malformed();
     test_golden(root);

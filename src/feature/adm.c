@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,7 +154,8 @@ static int64_t round_half(unsigned shift)
 
 /* ---- CSF weights ---- */
 
-static bool level_weights(const AdmState *s, int scale, float weight[3])
+/* (the blend modes' table exists: check_options) */
+static void level_weights(const AdmState *s, int scale, float weight[3])
 {
     float hv, diag;
     switch (s->csf_mode) {
@@ -165,11 +167,10 @@ static bool level_weights(const AdmState *s, int scale, float weight[3])
         break;
     case CSF_BLEND:
     case CSF_BLEND_MAE:
-        if (!vqx_adm_blend_weight(scale, false, s->view_dist, s->display_height,
-                                  s->csf_mode == CSF_BLEND_MAE, &hv) ||
-            !vqx_adm_blend_weight(scale, true, s->view_dist, s->display_height,
-                                  s->csf_mode == CSF_BLEND_MAE, &diag))
-            return false;
+        hv = vqx_adm_blend_weight(scale, false, s->view_dist, s->display_height,
+                                  s->csf_mode == CSF_BLEND_MAE);
+        diag = vqx_adm_blend_weight(scale, true, s->view_dist, s->display_height,
+                                    s->csf_mode == CSF_BLEND_MAE);
         break;
     default:
         hv = vqx_adm_watson_weight(scale, false, s->view_dist, s->display_height);
@@ -178,7 +179,6 @@ static bool level_weights(const AdmState *s, int scale, float weight[3])
     }
     weight[ADM_H] = weight[ADM_V] = hv;
     weight[ADM_D] = diag;
-    return true;
 }
 
 /* ---- DWT: one output row of the four bands ---- */
@@ -653,15 +653,34 @@ float vqx_adm_masked_norm(const AdmState *s, int scale, const int64_t accum[3], 
 
 /* ---- extractor ---- */
 
+/* Combinations of values that each option's own check lets through; the
+ * CUDA twin's state begins with AdmState, and the core checks it with this
+ * function too. */
+static int check_options(const void *state, char *err, size_t err_len)
+{
+    const AdmState *s = state;
+    /* libvmaf's 16-bit pipeline cannot represent coarser angular resolutions */
+    if (s->view_dist * s->display_height < DEFAULT_VIEW_DIST * DEFAULT_DISPLAY_HEIGHT) {
+        snprintf(err, err_len, "adm: adm_norm_view_dist * adm_ref_display_height must be at "
+                 "least %g, not %g * %d", DEFAULT_VIEW_DIST * DEFAULT_DISPLAY_HEIGHT,
+                 s->view_dist, s->display_height);
+        return -EINVAL;
+    }
+    if ((s->csf_mode == CSF_BLEND || s->csf_mode == CSF_BLEND_MAE) &&
+        !vqx_adm_blend_has_table(s->view_dist, s->display_height)) {
+        snprintf(err, err_len, "adm: adm_csf_mode=%d has no table for adm_norm_view_dist=%g "
+                 "and adm_ref_display_height=%d (tables: %s)", s->csf_mode, s->view_dist,
+                 s->display_height, vqx_adm_blend_tables);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 int vqx_adm_setup(AdmState *s, const VqxFrameFormat *fmt, VqxSink *sink)
 {
     if (fmt->w < ADM_MIN_SIDE || fmt->h < ADM_MIN_SIDE)
         return vqx_fail(sink, -EINVAL, "adm: %ux%u is too small; the 4-level DWT needs at least "
                         "%dx%d", fmt->w, fmt->h, ADM_MIN_SIDE, ADM_MIN_SIDE);
-    /* libvmaf's 16-bit pipeline cannot represent coarser angular resolutions */
-    if (s->view_dist * s->display_height < DEFAULT_VIEW_DIST * DEFAULT_DISPLAY_HEIGHT)
-        return vqx_fail(sink, -EINVAL, "adm: adm_norm_view_dist * adm_ref_display_height "
-                        "must be at least %g", DEFAULT_VIEW_DIST * DEFAULT_DISPLAY_HEIGHT);
 
     s->w = (int)fmt->w;
     s->h = (int)fmt->h;
@@ -675,11 +694,7 @@ int vqx_adm_setup(AdmState *s, const VqxFrameFormat *fmt, VqxSink *sink)
         lv->h = h = (h + 1) / 2;
         lv->roi = vqx_adm_region(w, h);
         lv->grown = vqx_adm_region_grown(lv->roi, w, h);
-        if (!level_weights(s, k, lv->weight))
-            return vqx_fail(sink, -EINVAL, "adm: adm_csf_mode=%d has no table for "
-                            "adm_norm_view_dist=%g and adm_ref_display_height=%d (tables: "
-                            "1080 at 3 and 5, 2160 at 1.5, 3 and 5, 720 and 480 at 3 and 5)",
-                            s->csf_mode, s->view_dist, s->display_height);
+        level_weights(s, k, lv->weight);
         const AdmRegion r = lv->roi;
         lv->noise = powf((float)((r.bottom - r.top) * (r.right - r.left) * s->noise_weight),
                          1.0f / 3.0f);
@@ -850,6 +865,7 @@ const VqxFeatureExtractor vqx_fex_adm = {
     .keys = vqx_adm_keys,
     .options = vqx_adm_options,
     .state_size = sizeof(AdmState),
+    .check_options = check_options,
     .init = init,
     .extract = extract,
     .close = close_adm,

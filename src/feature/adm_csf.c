@@ -167,17 +167,28 @@ static const struct {
     { 480, 5.0, &blend_480_5h, &blend_mae_480_5h },
 };
 
-bool vqx_adm_blend_weight(int scale, bool diagonal, double view_dist, int display_height,
-                          bool mae, float *weight)
+const char vqx_adm_blend_tables[] = "1080 at 3 and 5, 2160 at 1.5, 3 and 5, 720 and 480 at 3 and 5";
+
+static int blend_index(double view_dist, int display_height)
 {
-    for (unsigned i = 0; i < sizeof(blend_tables) / sizeof(blend_tables[0]); i++) {
-        if (blend_tables[i].height != display_height || blend_tables[i].view_dist != view_dist)
-            continue;
-        const BlendTable *t = mae ? blend_tables[i].mae : blend_tables[i].legacy;
-        *weight = (*t)[diagonal][scale];
-        return true;
-    }
-    return false;
+    for (unsigned i = 0; i < sizeof(blend_tables) / sizeof(blend_tables[0]); i++)
+        if (blend_tables[i].height == display_height && blend_tables[i].view_dist == view_dist)
+            return (int)i;
+    return -1;
+}
+
+bool vqx_adm_blend_has_table(double view_dist, int display_height)
+{
+    return blend_index(view_dist, display_height) >= 0;
+}
+
+float vqx_adm_blend_weight(int scale, bool diagonal, double view_dist, int display_height,
+                           bool mae)
+{
+    const int i = blend_index(view_dist, display_height);
+    if (i < 0) return NAN;
+    const BlendTable *t = mae ? blend_tables[i].mae : blend_tables[i].legacy;
+    return (*t)[diagonal][scale];
 }
 
 /* ---- native CSF of the DLM paper ---- */

@@ -23,10 +23,15 @@ float vqx_adm_watson_weight(int scale, bool diagonal, double view_dist, int disp
 float vqx_adm_barten_weight(int scale, double view_dist, int display_height,
                             double luminance, double gain);
 
-/* Tabulated blend; `mae` picks the v1.0.17+ tables. False when no table
- * exists for this viewing distance and display height. */
-bool vqx_adm_blend_weight(int scale, bool diagonal, double view_dist, int display_height,
-                          bool mae, float *weight);
+/* Whether the tabulated blends have this viewing distance and display
+ * height; vqx_adm_blend_tables lists those they have, for messages. */
+bool vqx_adm_blend_has_table(double view_dist, int display_height);
+extern const char vqx_adm_blend_tables[];
+
+/* Tabulated blend; `mae` picks the v1.0.17+ tables. NaN where
+ * vqx_adm_blend_has_table is false. */
+float vqx_adm_blend_weight(int scale, bool diagonal, double view_dist, int display_height,
+                           bool mae);
 
 /* The native CSF of the DLM paper (Li et al. 2011). */
 float vqx_adm_native_weight(int scale, bool diagonal, double view_dist, int display_height);

@@ -66,7 +66,7 @@ typedef struct AdmState {
 extern const char *const vqx_adm_keys[];
 extern const VqxOption vqx_adm_options[];
 
-/* Checks the geometry and options and sets every per-level constant;
+/* Checks the geometry and sets every per-level constant;
  * allocates nothing. */
 int vqx_adm_setup(AdmState *s, const VqxFrameFormat *fmt, VqxSink *sink);
 /* The extractor's stages of level `scale` (the CUDA kernel checks compare

@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "feature/registry.h"
 #include "model/builtin.h"
 #include "model/json_model.h"
 #include "model/model.h"
+#include "options.h"
 
 /* Model files larger than this are refused (the largest built-in is 0.4 MB). */
 #define MAX_MODEL_FILE_SIZE (64u << 20)
@@ -38,7 +40,8 @@ struct VqxModel {
  * features that extractor provides. Keys from libvmaf's provided_features
  * lists (src/feature/ sources, Netflix, BSD+Patent). The table is kept here rather
  * than asked of vqx's registry so that an override means the same whichever
- * extractors this build has. */
+ * extractors this build has; the registry only resolves an override's option
+ * (name or alias). */
 static const char *const adm_keys[] = {
     "VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score",
     "VMAF_integer_feature_adm3_score", "integer_adm_scale0", "integer_adm_scale1",
@@ -134,6 +137,10 @@ static bool extractor_provides(const char *name, const char *key)
 
 typedef struct Override {
     const char *extractor, *option, *value; /* value: normalised, in `values` */
+    /* the option `option` names (its name or alias) in this build's
+     * extractor; NULL when there is none, and the override then names the
+     * option as given (a feature request for it refuses it as unknown) */
+    const VqxOption *resolved;
 } Override;
 
 typedef struct Spec {
@@ -173,6 +180,20 @@ static const char *normalize_value(const char *val, char *buf)
     if (sscanf(val, "%f %c", &ignored, &tail) != 1) return val;
     vqx_format_option_number(val, buf, VALUE_LEN);
     return buf;
+}
+
+static const VqxOption *resolve_option(const char *extractor, const char *option)
+{
+    const VqxFeatureExtractor *fex = vqx_registry_find(extractor, VQX_BACKEND_CPU);
+    return fex ? vqx_options_find(fex, option) : NULL;
+}
+
+/* Two overrides of one option: the same option by its name or alias, or
+ * the same text where the option is unknown. */
+static bool same_option(const Override *a, const Override *b)
+{
+    if (strcmp(a->extractor, b->extractor)) return false;
+    return a->resolved || b->resolved ? a->resolved == b->resolved : !strcmp(a->option, b->option);
 }
 
 static int parse_spec(Spec *s, const char *spec, char *err, size_t err_len)
@@ -227,6 +248,18 @@ static int parse_spec(Spec *s, const char *spec, char *err, size_t err_len)
             o->extractor = item;
             o->option = option;
             o->value = normalize_value(val, &s->values[s->n_overrides * VALUE_LEN]);
+            o->resolved = resolve_option(item, option);
+            for (unsigned i = 0; i < s->n_overrides; i++) {
+                const Override *prev = &s->overrides[i];
+                if (!same_option(prev, o)) continue;
+                const char *name = o->resolved ? o->resolved->name : option;
+                if (strcmp(prev->option, option))
+                    return fail(err, err_len, "model '%s': %s option %s overridden twice (as "
+                                "%s.%s and %s.%s)", spec, item, name, item, prev->option, item,
+                                option);
+                return fail(err, err_len, "model '%s': %s option %s overridden twice", spec,
+                            item, name);
+            }
             s->n_overrides++;
         } else {
             return fail(err, err_len, "model '%s': unknown parameter '%s' (version=, path=, "
@@ -301,6 +334,20 @@ static int unknown_version(const char *version, char *err, size_t err_len)
     return -EINVAL;
 }
 
+/* The name under which feature `f` holds the option an override sets: the
+ * model's own option of that name or alias (so that either replaces it in
+ * place), else the option's name (the override's text when unknown). */
+static const char *override_target(const VqxSvrFeature *f, const Override *ov)
+{
+    for (unsigned k = 0; k < f->n_options; k++) {
+        const char *name = f->options[k].name;
+        if (ov->resolved ? resolve_option(ov->extractor, name) == ov->resolved
+                         : !strcmp(name, ov->option))
+            return name;
+    }
+    return ov->resolved ? ov->resolved->name : ov->option;
+}
+
 /* Overrides replace or add an option on every feature, in every model of a
  * bootstrap set, that the named extractor provides; an extractor the model
  * does not use is ignored, as in libvmaf. */
@@ -312,7 +359,7 @@ static int apply_overrides(VqxModelSet *set, const Spec *s)
             for (unsigned i = 0; i < set->models[m].n_features; i++) {
                 VqxSvrFeature *f = &set->models[m].features[i];
                 if (!extractor_provides(ov->extractor, f->name)) continue;
-                int ret = vqx_svr_feature_set_option(f, ov->option, ov->value);
+                int ret = vqx_svr_feature_set_option(f, override_target(f, ov), ov->value);
                 if (ret) return ret;
             }
         }
@@ -320,16 +367,26 @@ static int apply_overrides(VqxModelSet *set, const Spec *s)
     return 0;
 }
 
+/* "name=value:name=value", "" without options. */
 static char *join_options(const VqxSvrFeature *f)
 {
-    size_t len = 1;
+    size_t len = 1; /* the terminating 0 */
     for (unsigned k = 0; k < f->n_options; k++)
-        len += strlen(f->options[k].name) + strlen(f->options[k].value) + 2;
-    char *s = malloc(len), *p = s;
+        len += (k ? 1 : 0) + strlen(f->options[k].name) + 1 + strlen(f->options[k].value);
+    char *s = malloc(len);
     if (!s) return NULL;
-    *p = 0;
-    for (unsigned k = 0; k < f->n_options; k++)
-        p += sprintf(p, "%s%s=%s", k ? ":" : "", f->options[k].name, f->options[k].value);
+    size_t n = 0;
+    for (unsigned k = 0; k < f->n_options; k++) {
+        const char *name = f->options[k].name, *value = f->options[k].value;
+        const size_t name_len = strlen(name), value_len = strlen(value);
+        if (k) s[n++] = ':';
+        memcpy(s + n, name, name_len);
+        n += name_len;
+        s[n++] = '=';
+        memcpy(s + n, value, value_len);
+        n += value_len;
+    }
+    s[n] = 0;
     return s;
 }
 

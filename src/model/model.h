@@ -11,9 +11,10 @@ typedef struct VqxModel VqxModel;
 
 /* Load a model from a CLI/API spec, "version=NAME" or "path=FILE", with
  * optional ":name=OUT", ":disable_clip", ":enable_transform" and per-feature
- * option overrides ":EXTRACTOR.OPTION=VALUE" (e.g. "vif.vif_enhn_gain_limit=1.0").
- * On failure writes a one-line reason (for an unknown version it lists the
- * built-in names). */
+ * option overrides ":EXTRACTOR.OPTION=VALUE" (e.g. "vif.vif_enhn_gain_limit=1.0";
+ * OPTION is a name or an alias, and either replaces the model's own value of
+ * that option; one option overridden twice is refused). On failure writes a
+ * one-line reason (for an unknown version it lists the built-in names). */
 int vqx_model_load(VqxModel **model, const char *spec, char *err, size_t err_len);
 void vqx_model_free(VqxModel **model);
 
