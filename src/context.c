@@ -964,7 +964,7 @@ static void drop_unfed_models(VqxContext *ctx)
  * feature that refuses the input is dropped with a notice; the rest go on. */
 static int start(VqxContext *ctx, const VqxPicture *ref)
 {
-    ctx->format = (VqxFrameFormat){ ref->layout, ref->bpc, ref->w[0], ref->h[0] };
+    ctx->format = (VqxFrameFormat){ .layout = ref->layout, .bpc = ref->bpc, .w = ref->w[0], .h = ref->h[0] };
     ctx->started = true;
     ctx->q_cap = (ctx->n_features ? ctx->n_features : 1) * ctx->max_inflight;
     ctx->queue = calloc(ctx->q_cap, sizeof(*ctx->queue));
@@ -1022,7 +1022,7 @@ int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
     if (!ctx || !ref || !dis) return -EINVAL;
     if (ctx->flushed) return set_error(ctx, -EINVAL, "pictures sent after the flush");
     if (!ctx->started)
-        ctx->format = (VqxFrameFormat){ ref->layout, ref->bpc, ref->w[0], ref->h[0] };
+        ctx->format = (VqxFrameFormat){ .layout = ref->layout, .bpc = ref->bpc, .w = ref->w[0], .h = ref->h[0] };
     int ret = check_picture(ctx, ref, "reference");
     if (!ret) ret = check_picture(ctx, dis, "distorted");
     if (!ret && !ctx->started) ret = start(ctx, ref);
