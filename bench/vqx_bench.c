@@ -44,6 +44,7 @@ typedef struct Bench {
     unsigned threads[MAX_ITEMS];
     unsigned n_threads;
     unsigned frames, pool_size, warmup, repeat;
+    unsigned cpumask;          /* VqxSettings.cpumask: 63 times the scalar C */
     const char *ref_path, *dis_path;
     VqxRawFormat raw;
     unsigned raw_fields;
@@ -306,6 +307,7 @@ static int run_once(const Bench *b, const Spec *specs, unsigned n_specs, unsigne
     VqxSettings s;
     vqx_default_settings(&s);
     s.n_threads = threads;
+    s.cpumask = b->cpumask;
     VqxContext *ctx;
     int ret = vqx_open(&ctx, &s);
     if (ret) {
@@ -374,10 +376,11 @@ static int bench_config(const Bench *b, const Spec *specs, unsigned n_specs, uns
     r->fps_min = b->frames / secs[b->repeat - 1];
     r->cpu_ms = cpu[0] * 1e3 / b->frames;
     const VqxPicture *f = &b->ref[0];
-    printf("feature=%s threads=%u %ux%u bpc=%u frames=%u repeat=%u fps_median=%.3f fps_min=%.3f "
+    printf("feature=%s threads=%u cpumask=%u %ux%u bpc=%u frames=%u repeat=%u fps_median=%.3f "
+           "fps_min=%.3f "
            "ms_per_frame=%.3f ms_per_frame_min=%.3f cpu_ms_per_frame=%.3f copy_ms_per_frame=%.3f "
            "score=%.6f\n",
-           r->label, threads, f->w[0], f->h[0], f->bpc, b->frames, b->repeat, r->fps_median,
+           r->label, threads, b->cpumask, f->w[0], f->h[0], f->bpc, b->frames, b->repeat, r->fps_median,
            r->fps_min, r->ms_median, r->ms_min, r->cpu_ms, b->copy_ms, score);
     fflush(stdout);
     return 0;
@@ -401,6 +404,8 @@ static void usage(void)
            "  --pool N              frame pairs held in memory (default 8)\n"
            "  --warmup F            frames of an untimed run first (default 4)\n"
            "  --repeat R            timed runs; median and min are reported (default 5)\n"
+           "  --cpumask N           VqxSettings.cpumask: ISAs not to use, as libvmaf's bits\n"
+           "                        (default 0: all the CPU has; 63: the scalar C)\n"
            "  --dump REF.y4m,DIS.y4m   write the F frames as y4m and exit\n");
 }
 
@@ -461,7 +466,7 @@ static int bad(const char *what, const char *arg)
 }
 
 enum { ARG_FEATURE = 256, ARG_THREADS, ARG_FRAMES, ARG_POOL, ARG_WARMUP, ARG_REPEAT,
-       ARG_SYNTHETIC, ARG_DUMP, ARG_EACH, ARG_HELP };
+       ARG_SYNTHETIC, ARG_DUMP, ARG_EACH, ARG_CPUMASK, ARG_HELP };
 
 static int parse_args(Bench *b, int argc, char **argv)
 {
@@ -475,6 +480,7 @@ static int parse_args(Bench *b, int argc, char **argv)
         { "synthetic", required_argument, NULL, ARG_SYNTHETIC },
         { "dump", required_argument, NULL, ARG_DUMP },
         { "each", no_argument, NULL, ARG_EACH },
+        { "cpumask", required_argument, NULL, ARG_CPUMASK },
         { "help", no_argument, NULL, ARG_HELP },
         { NULL, 0, NULL, 0 },
     };
@@ -544,6 +550,9 @@ static int parse_args(Bench *b, int argc, char **argv)
             break;
         }
         case ARG_EACH: b->each = true; break;
+        case ARG_CPUMASK:
+            if (parse_unsigned(optarg, &b->cpumask)) return bad("cpumask", optarg);
+            break;
         case ARG_HELP: usage(); exit(0);
         default: fprintf(stderr, "see vqx_bench --help\n"); return 2;
         }
@@ -591,9 +600,9 @@ int main(int argc, char **argv)
     }
     if (!ret) {
         const VqxPicture *f = &b.ref[0];
-        printf("# %ux%u %u-bit, %u frames (pool of %u pairs), median of %u runs; "
+        printf("# %ux%u %u-bit, cpumask %u, %u frames (pool of %u pairs), median of %u runs; "
                "copying a pair would cost %.3f ms/frame (not timed)\n",
-               f->w[0], f->h[0], f->bpc, b.frames, b.n_pool, b.repeat, b.copy_ms);
+               f->w[0], f->h[0], f->bpc, b.cpumask, b.frames, b.n_pool, b.repeat, b.copy_ms);
         printf("# %-32s %7s %9s %9s %9s %9s %9s\n", "feature", "threads", "fps", "fps min",
                "ms/frame", "ms min", "cpu ms");
         for (unsigned c = 0; c < n_configs; c++) {

@@ -21,6 +21,7 @@
 
 #include "collector.h"
 #include "context.h"
+#include "cpu.h"
 #include "cuda/device.h"
 #include "feature/registry.h"
 #include "model/model.h"
@@ -114,11 +115,16 @@ struct VqxContext {
     bool pool_pinned;
 };
 
-/* The message stays one line, whatever a caller's string held. */
+/* Messages stay one line, whatever a caller's string held. */
+static void strip_controls(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = '?';
+}
+
 static int one_line(VqxContext *ctx, int err)
 {
-    for (char *c = ctx->error; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+    strip_controls(ctx->error);
     return err;
 }
 
@@ -136,10 +142,14 @@ static int set_error(VqxContext *ctx, int err, const char *fmt, ...)
 
 static void notice(const VqxContext *ctx, const char *msg)
 {
+    /* one line, whatever a feature's message echoes */
+    char line[2 * ERR_LEN];
+    snprintf(line, sizeof(line), "%s", msg);
+    strip_controls(line);
     if (ctx->settings.notice)
-        ctx->settings.notice(ctx->settings.notice_cookie, msg);
+        ctx->settings.notice(ctx->settings.notice_cookie, line);
     else
-        fprintf(stderr, "vqx: %s\n", msg);
+        fprintf(stderr, "vqx: %s\n", line);
 }
 
 const char *vqx_version(void)
@@ -960,11 +970,11 @@ static void drop_unfed_models(VqxContext *ctx)
     }
 }
 
-/* Create and initialise every instance once the geometry is known. A
- * feature that refuses the input is dropped with a notice; the rest go on. */
+/* Create and initialise every instance once the geometry (ctx->format) is
+ * known. A feature that refuses the input is dropped with a notice; the
+ * rest go on. */
 static int start(VqxContext *ctx, const VqxPicture *ref)
 {
-    ctx->format = (VqxFrameFormat){ .layout = ref->layout, .bpc = ref->bpc, .w = ref->w[0], .h = ref->h[0] };
     ctx->started = true;
     ctx->q_cap = (ctx->n_features ? ctx->n_features : 1) * ctx->max_inflight;
     ctx->queue = calloc(ctx->q_cap, sizeof(*ctx->queue));
@@ -1021,8 +1031,11 @@ int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
 {
     if (!ctx || !ref || !dis) return -EINVAL;
     if (ctx->flushed) return set_error(ctx, -EINVAL, "pictures sent after the flush");
+    /* the first picture sets the stream's format (start() is called with it) */
     if (!ctx->started)
-        ctx->format = (VqxFrameFormat){ .layout = ref->layout, .bpc = ref->bpc, .w = ref->w[0], .h = ref->h[0] };
+        ctx->format = (VqxFrameFormat){ .layout = ref->layout, .bpc = ref->bpc, .w = ref->w[0],
+                                        .h = ref->h[0],
+                                        .cpu_flags = vqx_cpu_flags(ctx->settings.cpumask) };
     int ret = check_picture(ctx, ref, "reference");
     if (!ret) ret = check_picture(ctx, dis, "distorted");
     if (!ret && !ctx->started) ret = start(ctx, ref);

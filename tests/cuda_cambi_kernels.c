@@ -147,7 +147,8 @@ static void check_picture(const VqxPicture *pic, const char *opts, const char *w
     CambiState *s = calloc(1, fex->state_size);
     char kv[160], err[256];
     snprintf(kv, sizeof(kv), "%s", opts);
-    const VqxFrameFormat fmt = { VQX_PIX_400, pic->bpc, pic->w[0], pic->h[0] };
+    const VqxFrameFormat fmt = { .layout = VQX_PIX_400, .bpc = pic->bpc, .w = pic->w[0],
+                                 .h = pic->h[0] };
     if (!s || vqx_options_apply(fex, s, kv, err, sizeof(err)) || fex->init(s, &fmt, NULL)) {
         CHECK(0, "%s cambi %s: cpu set-up", where, opts);
         free(s);

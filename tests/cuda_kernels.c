@@ -333,7 +333,8 @@ static void check_vif(const VqxPicture *ref, const VqxPicture *dis, const char *
     VifState *s = calloc(1, sizeof(*s));
     char kv[128], err[256];
     snprintf(kv, sizeof(kv), "%s", opts);
-    const VqxFrameFormat fmt = { VQX_PIX_400, ref->bpc, ref->w[0], ref->h[0] };
+    const VqxFrameFormat fmt = { .layout = VQX_PIX_400, .bpc = ref->bpc, .w = ref->w[0],
+                                 .h = ref->h[0] };
     const VqxFeatureExtractor *fex = vqx_registry_find("vif", VQX_BACKEND_CPU);
     if (!s || vqx_options_apply(fex, s, kv, err, sizeof(err)) || fex->init(s, &fmt, NULL)) {
         CHECK(0, "%s vif: cpu set-up", where);
@@ -386,7 +387,8 @@ static void check_adm(const VqxPicture *ref, const VqxPicture *dis, const char *
     AdmState *s = calloc(1, sizeof(*s));
     char kv[160], err[256];
     snprintf(kv, sizeof(kv), "%s", opts);
-    const VqxFrameFormat fmt = { VQX_PIX_400, ref->bpc, ref->w[0], ref->h[0] };
+    const VqxFrameFormat fmt = { .layout = VQX_PIX_400, .bpc = ref->bpc, .w = ref->w[0],
+                                 .h = ref->h[0] };
     const VqxFeatureExtractor *fex = vqx_registry_find("adm", VQX_BACKEND_CPU);
     if (!s || vqx_options_apply(fex, s, kv, err, sizeof(err)) || fex->init(s, &fmt, NULL)) {
         CHECK(0, "%s adm: cpu set-up", where);

@@ -15,6 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
+#include "feature/registry.h"
+#include "feature/vif.h"
+#include "options.h"
 #include "vqx/vqx.h"
 
 static unsigned n_pass, n_fail;
@@ -463,12 +467,112 @@ static void test_sizes(void)
     vqx_picture_free(&p);
 }
 
+/* ---------------- SIMD against the scalar C ---------------- */
+
+static const char *const vif_debug_keys[] = {
+    "integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3",
+    "integer_vif", "integer_vif_num", "integer_vif_den",
+    "integer_vif_num_scale0", "integer_vif_den_scale0", "integer_vif_num_scale1",
+    "integer_vif_den_scale1", "integer_vif_num_scale2", "integer_vif_den_scale2",
+    "integer_vif_num_scale3", "integer_vif_den_scale3",
+};
+#define N_DEBUG_KEYS (sizeof(vif_debug_keys) / sizeof(vif_debug_keys[0]))
+#define SIMD_FRAMES 3
+
+/* Every debug value of SIMD_FRAMES frames through the public API with
+ * VqxSettings.cpumask `mask`. */
+static int run_cpumask(VqxPicture *ref, VqxPicture *dis, unsigned mask,
+                       double out[SIMD_FRAMES][N_DEBUG_KEYS])
+{
+    VqxSettings set;
+    vqx_default_settings(&set);
+    set.cpumask = mask;
+    VqxContext *ctx;
+    if (vqx_open(&ctx, &set)) return -ENOMEM;
+    int ret = vqx_use_feature(ctx, "vif", "debug=true");
+    for (unsigned f = 0; f < SIMD_FRAMES && !ret; f++) {
+        VqxPicture r = ref[f], d = dis[f];
+        r.buf = d.buf = NULL; /* borrowed: the caller keeps them */
+        r.pool = d.pool = NULL;
+        ret = vqx_send_pictures(ctx, &r, &d);
+    }
+    if (!ret) ret = vqx_flush(ctx);
+    for (unsigned f = 0; f < SIMD_FRAMES && !ret; f++)
+        for (unsigned k = 0; k < N_DEBUG_KEYS && !ret; k++)
+            ret = vqx_score_at(ctx, vif_debug_keys[k], f, &out[f][k]);
+    vqx_close(&ctx);
+    return ret;
+}
+
+/* The extractor's own numerators and denominators with the C table and
+ * with the best this CPU has: needs no context (fmt.cpu_flags). */
+static bool compute_same(const VqxPicture *ref, const VqxPicture *dis, unsigned simd)
+{
+    const VqxFeatureExtractor *fex = vqx_registry_find("vif", VQX_BACKEND_CPU);
+    float num[2][VIF_SCALES], den[2][VIF_SCALES];
+    for (int i = 0; i < 2; i++) {
+        VifState *s = calloc(1, sizeof(*s));
+        char kv[1] = "", err[256];
+        const VqxFrameFormat fmt = { .layout = ref->layout, .bpc = ref->bpc, .w = ref->w[0],
+                                     .h = ref->h[0], .cpu_flags = i ? simd : 0 };
+        if (!s || vqx_options_apply(fex, s, kv, err, sizeof(err)) || fex->init(s, &fmt, NULL)) {
+            free(s);
+            return false;
+        }
+        vqx_vif_compute(s, ref, dis, num[i], den[i]);
+        fex->close(s);
+        free(s);
+    }
+    return !memcmp(num[0], num[1], sizeof(num[0])) && !memcmp(den[0], den[1], sizeof(den[0]));
+}
+
+/* Random, smooth and extreme frames at every depth, sizes that leave
+ * every vector width a remainder at every scale: cpumask 63 (the C) and 0
+ * (every ISA this CPU has) give the same bits. */
+static void test_simd(void)
+{
+    static const unsigned sizes[][2] = { { 16, 16 }, { 67, 45 }, { 333, 97 } };
+    const unsigned simd = vqx_cpu_flags(0);
+    if (!simd) printf("simd: this build or CPU has no SIMD: C against itself\n");
+    for (unsigned bpc = 8; bpc <= 16; bpc++) {
+        for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+            VqxPicture ref[SIMD_FRAMES], dis[SIMD_FRAMES];
+            for (unsigned f = 0; f < SIMD_FRAMES; f++) {
+                vqx_picture_alloc(&ref[f], VQX_PIX_400, bpc, sizes[s][0], sizes[s][1]);
+                vqx_picture_alloc(&dis[f], VQX_PIX_400, bpc, sizes[s][0], sizes[s][1]);
+                const enum Content c = f == 0 ? NOISE : f == 1 ? SMOOTH : EXTREME;
+                fill(&ref[f], c, bpc + f);
+                fill(&dis[f], f == 1 ? NOISE : c, bpc + f + 1);
+            }
+            static double c[SIMD_FRAMES][N_DEBUG_KEYS], v[SIMD_FRAMES][N_DEBUG_KEYS];
+            const bool ran = run_cpumask(ref, dis, 63, c) == 0 && run_cpumask(ref, dis, 0, v) == 0;
+            const bool same_bits = ran && !memcmp(c, v, sizeof(c));
+            if (!same_bits)
+                fprintf(stderr, "  simd: %u-bit %ux%u: cpumask 0 and 63 %s\n", bpc, sizes[s][0],
+                        sizes[s][1], ran ? "differ" : "failed");
+            CHECK(same_bits);
+            bool same_compute = true;
+            for (unsigned f = 0; f < SIMD_FRAMES; f++)
+                same_compute = same_compute && compute_same(&ref[f], &dis[f], simd);
+            if (!same_compute)
+                fprintf(stderr, "  simd: %u-bit %ux%u: extractor C and SIMD differ\n", bpc,
+                        sizes[s][0], sizes[s][1]);
+            CHECK(same_compute);
+            for (unsigned f = 0; f < SIMD_FRAMES; f++) {
+                vqx_picture_free(&ref[f]);
+                vqx_picture_free(&dis[f]);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     for (unsigned i = 32767; i < 65536; i++)
         log_table[i] = (uint16_t)round(log2f((float)i) * 2048.0f);
     test_against_plain();
     test_sizes();
+    test_simd();
     printf("%u passed, %u failed\n", n_pass, n_fail);
     return n_fail ? 1 : 0;
 }

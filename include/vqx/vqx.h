@@ -85,7 +85,12 @@ typedef struct VqxSettings {
      * NULL: notices go to stderr. */
     void (*notice)(void *cookie, const char *msg);
     void *notice_cookie;
-    void *reserved[8];           /* zero (vqx_default_settings) */
+    /* Instruction sets the CPU paths must not use, as libvmaf's cpumask:
+     * 1 SSE2, 2 SSSE3, 4 SSE4.1, 8 AVX2, 16 AVX-512, 32 AVX-512 ICL; a set
+     * bit disables that set, 0 uses every one the CPU has, 63 the scalar C
+     * alone. Results are identical for every mask. */
+    unsigned cpumask;
+    void *reserved[7];           /* zero (vqx_default_settings) */
 } VqxSettings;
 
 VQX_API void vqx_default_settings(VqxSettings *s);

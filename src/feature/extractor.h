@@ -65,6 +65,9 @@ typedef struct VqxFrameFormat {
     enum VqxPixelLayout layout;
     unsigned bpc;
     unsigned w, h;
+    /* The SIMD an extractor may use: src/cpu.h flags, already masked
+     * (vqx_cpu_flags(VqxSettings.cpumask)); 0: the scalar C only. */
+    unsigned cpu_flags;
 } VqxFrameFormat;
 
 /* Size of plane p of such frames, as VqxPicture has it: the real chroma

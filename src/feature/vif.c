@@ -88,6 +88,7 @@ int vqx_vif_setup(VifState *s, const VqxFrameFormat *fmt, VqxSink *sink)
                         "vif: frame %ux%u is too small, the four-scale pyramid needs at least %ux%u",
                         fmt->w, fmt->h, VIF_MIN_SIZE, VIF_MIN_SIZE);
     s->bpc = fmt->bpc;
+    vqx_vif_dsp_init(&s->dsp, fmt->bpc, fmt->cpu_flags);
     /* The table of libvmaf's log_generate(): round(log2f(i) * 2048). */
     for (unsigned i = 32767; i < 65536; i++)
         s->log2_table[i] = (uint16_t)round(log2f((float)i) * 2048.0f);
@@ -135,7 +136,6 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     return 0;
 }
 
-/* log2(x) * 2048 from the 16 leading bits of x; x >= 2^16. */
 /* Mirror `half` entries beyond each end of a row of w entries. */
 static void mirror_ends(uint32_t *row, unsigned w, unsigned half)
 {
@@ -146,38 +146,16 @@ static void mirror_ends(uint32_t *row, unsigned w, unsigned half)
 }
 
 
-/* One tap of the horizontal statistics pass (first tap sets, others add). */
-static void horizontal_tap(const uint32_t *restrict a, const uint32_t *restrict b,
-                           const uint32_t *restrict x, const uint32_t *restrict y,
-                           const uint32_t *restrict z, uint32_t t, unsigned w, int first,
-                           uint32_t *restrict mu1, uint32_t *restrict mu2,
-                           uint64_t *restrict ref_sq, uint64_t *restrict dis_sq,
-                           uint64_t *restrict ref_dis)
-{
-    if (first) {
-        for (unsigned j = 0; j < w; j++) {
-            mu1[j] = t * a[j];
-            mu2[j] = t * b[j];
-            ref_sq[j] = (uint64_t)t * x[j];
-            dis_sq[j] = (uint64_t)t * y[j];
-            ref_dis[j] = (uint64_t)t * z[j];
-        }
-    } else {
-        for (unsigned j = 0; j < w; j++) {
-            mu1[j] += t * a[j];
-            mu2[j] += t * b[j];
-            ref_sq[j] += (uint64_t)t * x[j];
-            dis_sq[j] += (uint64_t)t * y[j];
-            ref_dis[j] += (uint64_t)t * z[j];
-        }
-    }
-}
-
 void vqx_vif_scale_result(const VifSums *sums, float *num, float *den)
 {
     *num = (float)(sums->num_log / 2048.0 +
                    (sums->den_non_log - (sums->num_non_log / 16384.0) / 65025.0));
     *den = (float)(sums->den_log / 2048.0 + sums->den_non_log);
+}
+
+static VifRow h_row(const VifState *s)
+{
+    return (VifRow){ s->h_mu1, s->h_mu2, s->h_ref_sq, s->h_dis_sq, s->h_ref_dis };
 }
 
 void vqx_vif_filter_row(VifState *s, unsigned w, const VifFilter *f)
@@ -189,19 +167,14 @@ void vqx_vif_filter_row(VifState *s, unsigned w, const VifFilter *f)
     mirror_ends(c->ref_sq, w, half);
     mirror_ends(c->dis_sq, w, half);
     mirror_ends(c->ref_dis, w, half);
-    for (unsigned k = 0; k < f->width; k++) {
-        const int o = (int)k - (int)half;
-        horizontal_tap(c->mu1 + o, c->mu2 + o, c->ref_sq + o, c->dis_sq + o, c->ref_dis + o,
-                       f->taps[k], w, k == 0, s->h_mu1, s->h_mu2, s->h_ref_sq, s->h_dis_sq,
-                       s->h_ref_dis);
-    }
+    const VifRow out = h_row(s);
+    s->dsp.horizontal(c, w, f, &out);
 }
 
 void vqx_vif_add_row(const VifState *s, unsigned w, VifSums *sums)
 {
-    for (unsigned j = 0; j < w; j++)
-        vif_add_pixel(sums, s->log2_table, s->gain_limit, s->h_mu1[j], s->h_mu2[j],
-                  s->h_ref_sq[j], s->h_dis_sq[j], s->h_ref_dis[j]);
+    const VifRow h = h_row(s);
+    s->dsp.add_row(&h, w, s->log2_table, s->gain_limit, sums);
 }
 
 VifShifts vqx_vif_shifts(unsigned scale, unsigned bpc)
@@ -219,11 +192,10 @@ static void scale_stats(VifState *s, unsigned scale, float *num, float *den)
     const VifPlane *p = &s->planes[scale];
     const VifFilter *f = &vqx_vif_filters[scale];
     const VifShifts sh = vqx_vif_shifts(scale, s->bpc);
-    const bool eight_bit = scale == 0 && s->bpc == 8;
+    const VifColumnsStatsFn columns = s->dsp.columns_stats[scale > 0];
     VifSums sums = { 0 };
     for (unsigned i = 0; i < p->h; i++) {
-        (eight_bit ? vqx_vif_columns_stats_8bpc : vqx_vif_columns_stats_16bpc)(p, i, f, &sh,
-                                                                              &s->cols);
+        columns(p, i, f, &sh, &s->cols);
         vqx_vif_filter_row(s, p->w, f);
         vqx_vif_add_row(s, p->w, &sums);
     }
@@ -234,27 +206,32 @@ void vqx_vif_downsample(VifState *s, const VifPlane *src, const VifPlane *dst, u
 {
     const VifFilter *f = &vqx_vif_filters[scale];
     const unsigned half = f->width / 2;
-    const bool eight_bit = scale == 1 && s->bpc == 8;
+    const VifColumnsMeansFn columns = s->dsp.columns_means[scale > 1];
     const unsigned shift = scale == 1 ? s->bpc : 16;
     uint32_t *cr = s->cols.mu1, *cd = s->cols.mu2;
     uint16_t *out_ref = (uint16_t *)dst->ref, *out_dis = (uint16_t *)dst->dis;
     for (unsigned i = 0; i < dst->h; i++) {
-        (eight_bit ? vqx_vif_columns_means_8bpc : vqx_vif_columns_means_16bpc)(
-            src, 2 * i, f, shift, 1u << (shift - 1), cr, cd);
+        columns(src, 2 * i, f, shift, 1u << (shift - 1), cr, cd);
         mirror_ends(cr, src->w, half);
         mirror_ends(cd, src->w, half);
-        for (unsigned j = 0; j < dst->w; j++) {
-            const uint32_t *a = cr + 2 * j - half, *b = cd + 2 * j - half;
-            uint32_t sum_ref = 0, sum_dis = 0;
-            for (unsigned k = 0; k < f->width; k++) {
-                sum_ref += f->taps[k] * a[k];
-                sum_dis += f->taps[k] * b[k];
-            }
-            out_ref[j] = (uint16_t)((sum_ref + 32768) >> 16);
-            out_dis[j] = (uint16_t)((sum_dis + 32768) >> 16);
-        }
+        s->dsp.decimate(cr, cd, dst->w, f, out_ref, out_dis);
         out_ref += dst->ref_stride / (ptrdiff_t)sizeof(uint16_t);
         out_dis += dst->dis_stride / (ptrdiff_t)sizeof(uint16_t);
+    }
+}
+
+void vqx_vif_compute(VifState *s, const VqxPicture *ref, const VqxPicture *dis,
+                     float num[VIF_SCALES], float den[VIF_SCALES])
+{
+    s->planes[0] = (VifPlane){
+        .ref = ref->data[0], .dis = dis->data[0],
+        .ref_stride = ref->stride[0], .dis_stride = dis->stride[0],
+        .w = ref->w[0], .h = ref->h[0],
+    };
+    for (unsigned sc = 0; sc < VIF_SCALES; sc++) num[sc] = den[sc] = 0.0f;
+    for (unsigned sc = s->skip_scale0 ? 1 : 0; sc < VIF_SCALES; sc++) {
+        if (sc > 0) vqx_vif_downsample(s, &s->planes[sc - 1], &s->planes[sc], sc);
+        scale_stats(s, sc, &num[sc], &den[sc]);
     }
 }
 
@@ -262,16 +239,8 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
                    unsigned frame, VqxSink *sink)
 {
     VifState *s = priv;
-    s->planes[0] = (VifPlane){
-        .ref = ref->data[0], .dis = dis->data[0],
-        .ref_stride = ref->stride[0], .dis_stride = dis->stride[0],
-        .w = ref->w[0], .h = ref->h[0],
-    };
-    float num[VIF_SCALES] = { 0 }, den[VIF_SCALES] = { 0 };
-    for (unsigned sc = s->skip_scale0 ? 1 : 0; sc < VIF_SCALES; sc++) {
-        if (sc > 0) vqx_vif_downsample(s, &s->planes[sc - 1], &s->planes[sc], sc);
-        scale_stats(s, sc, &num[sc], &den[sc]);
-    }
+    float num[VIF_SCALES], den[VIF_SCALES];
+    vqx_vif_compute(s, ref, dis, num, den);
     return vqx_vif_emit(s, num, den, frame, sink);
 }
 

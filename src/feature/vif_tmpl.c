@@ -1,3 +1,4 @@
+/* The scalar C of the vertical passes (the reference of their SIMD forms). */
 #include "bitdepth.h"
 #include "feature/vif.h"
 
@@ -57,9 +58,7 @@ static void stats_shift(unsigned w, const VifShifts *sh, uint32_t *restrict mu1,
     }
 }
 
-void BF(vqx_vif_columns_stats)(const VifPlane *p, unsigned row,
-                               const VifFilter *f, const VifShifts *sh,
-                               VifColumns *out)
+VIF_COLUMNS_STATS(BF(vqx_vif_columns_stats))
 {
     const int top = (int)row - (int)(f->width / 2);
     sq_sum *rr = out->scratch[0], *dd = out->scratch[1], *rd = out->scratch[2];
@@ -91,9 +90,7 @@ static void means_tap(const pixel *restrict r, const pixel *restrict d, uint16_t
     }
 }
 
-void BF(vqx_vif_columns_means)(const VifPlane *p, unsigned row,
-                               const VifFilter *f, unsigned shift, uint32_t round,
-                               uint32_t *restrict ref_out, uint32_t *restrict dis_out)
+VIF_COLUMNS_MEANS(BF(vqx_vif_columns_means))
 {
     const int top = (int)row - (int)(f->width / 2);
     for (unsigned k = 0; k < f->width; k++) {

@@ -2,17 +2,43 @@
  * Option parser fuzzer: the input is "feature\0options"; every registered
  * extractor may be named. Accepted option sets are then run on one small
  * frame pair, so values at the edges of their ranges reach the metrics.
+ * It works in a temporary folder of its own: options such as cambi's
+ * heatmaps_path create files; it is removed at exit.
  */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include <ftw.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "vqx/vqx.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static char folder[] = "/tmp/vqx-fuzz-options-XXXXXX";
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)type, (void)ftw;
+    return remove(path);
+}
+
+static void remove_folder(void)
+{
+    nftw(folder, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    if (folder[sizeof(folder) - 2] == 'X') {
+        if (!mkdtemp(folder) || chdir(folder)) {
+            perror(folder);
+            abort();
+        }
+        atexit(remove_folder);
+    }
     if (size > 4096) return 0;
     char *text = malloc(size + 2);
     if (!text) return 0;

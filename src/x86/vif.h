@@ -1,0 +1,47 @@
+/* Integer VIF's x86 entries (vif_avx2.c, vif_avx512.c, each built with its
+ * own -m flags) and where they replace the C in the table. */
+#ifndef VQX_X86_VIF_H
+#define VQX_X86_VIF_H
+
+#include "cpu.h"
+#include "feature/vif_dsp.h"
+
+VIF_COLUMNS_STATS(vqx_vif_columns_stats_8bpc_avx2);
+VIF_COLUMNS_STATS(vqx_vif_columns_stats_16bpc_avx2);
+VIF_COLUMNS_MEANS(vqx_vif_columns_means_8bpc_avx2);
+VIF_COLUMNS_MEANS(vqx_vif_columns_means_16bpc_avx2);
+VIF_HORIZONTAL(vqx_vif_horizontal_avx2);
+VIF_DECIMATE(vqx_vif_decimate_avx2);
+
+VIF_COLUMNS_STATS(vqx_vif_columns_stats_8bpc_avx512);
+VIF_COLUMNS_STATS(vqx_vif_columns_stats_16bpc_avx512);
+VIF_COLUMNS_MEANS(vqx_vif_columns_means_8bpc_avx512);
+VIF_COLUMNS_MEANS(vqx_vif_columns_means_16bpc_avx512);
+VIF_HORIZONTAL(vqx_vif_horizontal_avx512);
+VIF_DECIMATE(vqx_vif_decimate_avx512);
+
+static inline void vqx_vif_dsp_init_x86(VifDSPContext *c, unsigned bpc, unsigned flags)
+{
+    if (flags & VQX_CPU_AVX2) {
+        c->columns_stats[0] = bpc == 8 ? vqx_vif_columns_stats_8bpc_avx2
+                                       : vqx_vif_columns_stats_16bpc_avx2;
+        c->columns_stats[1] = vqx_vif_columns_stats_16bpc_avx2;
+        c->columns_means[0] = bpc == 8 ? vqx_vif_columns_means_8bpc_avx2
+                                       : vqx_vif_columns_means_16bpc_avx2;
+        c->columns_means[1] = vqx_vif_columns_means_16bpc_avx2;
+        c->horizontal = vqx_vif_horizontal_avx2;
+        c->decimate = vqx_vif_decimate_avx2;
+    }
+    if (flags & VQX_CPU_AVX512) {
+        c->columns_stats[0] = bpc == 8 ? vqx_vif_columns_stats_8bpc_avx512
+                                       : vqx_vif_columns_stats_16bpc_avx512;
+        c->columns_stats[1] = vqx_vif_columns_stats_16bpc_avx512;
+        c->columns_means[0] = bpc == 8 ? vqx_vif_columns_means_8bpc_avx512
+                                       : vqx_vif_columns_means_16bpc_avx512;
+        c->columns_means[1] = vqx_vif_columns_means_16bpc_avx512;
+        c->horizontal = vqx_vif_horizontal_avx512;
+        c->decimate = vqx_vif_decimate_avx512;
+    }
+}
+
+#endif

@@ -1,0 +1,473 @@
+/*
+ * checkasm module of integer VIF's DSP table (src/feature/vif_dsp.h): each
+ * entry at 8 to 16 bits, widths 1..70 and some large ones, the filters of
+ * every scale the entry serves, random strides and buffers offset by 1..63
+ * bytes (even offsets for 16-bit samples, multiples of 4 for 32-bit
+ * columns, as C's alignment requires), content random, 0, the peak,
+ * alternating 0/peak and random extremes. Outputs are compared with their
+ * margins, which both sides start equal: a write outside the row differs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checkasm.h"
+#include "feature/vif.h"
+
+enum Content { RANDOM, ZERO, PEAK, ALTERNATE, EXTREMES, N_CONTENT };
+static const char *const content_name[N_CONTENT] = { "random", "zero", "peak", "alternating",
+                                                     "extremes" };
+
+static unsigned value(enum Content c, unsigned peak, unsigned x, unsigned y)
+{
+    switch (c) {
+    case ZERO: return 0;
+    case PEAK: return peak;
+    case ALTERNATE: return (x + y) & 1 ? peak : 0;
+    case EXTREMES: return checkasm_rand() & 1 ? peak : 0;
+    default: return checkasm_rand() & peak;
+    }
+}
+
+/* A buffer of `bytes` whose start is `offset` bytes past a 64-byte boundary. */
+typedef struct Buf {
+    void *mem;
+    uint8_t *p;
+} Buf;
+
+static Buf buf_alloc(size_t bytes, unsigned offset)
+{
+    Buf b = { aligned_alloc(64, (bytes + offset + 63) & ~(size_t)63), NULL };
+    if (!b.mem) {
+        fprintf(stderr, "checkasm: out of memory\n");
+        exit(2);
+    }
+    b.p = (uint8_t *)b.mem + offset;
+    return b;
+}
+
+static const unsigned big_widths[] = { 127, 128, 129, 255, 513, 1000, 1921 };
+#define N_WIDTHS (70 + sizeof(big_widths) / sizeof(big_widths[0]))
+
+static unsigned width_at(unsigned i)
+{
+    return i < 70 ? i + 1 : big_widths[i - 70];
+}
+
+/* ---- the vertical passes ---- */
+
+/* A plane pair of w x h samples with random strides and offsets. */
+typedef struct Planes {
+    VifPlane p;
+    Buf ref, dis;
+} Planes;
+
+static Planes planes_make(unsigned w, unsigned h, unsigned bytes, unsigned bits, enum Content c)
+{
+    Planes s;
+    const unsigned peak = (1u << bits) - 1;
+    const ptrdiff_t stride = (ptrdiff_t)(w + checkasm_rand() % 40) * bytes;
+    const unsigned align = bytes == 1 ? 1 : 2;
+    s.ref = buf_alloc((size_t)stride * h, (1 + checkasm_rand() % 63) & ~(align - 1));
+    s.dis = buf_alloc((size_t)stride * h, (1 + checkasm_rand() % 63) & ~(align - 1));
+    memset(s.ref.p, 0xa5, (size_t)stride * h);
+    memset(s.dis.p, 0x5a, (size_t)stride * h);
+    for (unsigned y = 0; y < h; y++) {
+        for (unsigned x = 0; x < w; x++) {
+            const unsigned r = value(c, peak, x, y), d = value(c, peak, x + 1, y);
+            if (bytes == 1) {
+                s.ref.p[y * stride + x] = (uint8_t)r;
+                s.dis.p[y * stride + x] = (uint8_t)d;
+            } else {
+                ((uint16_t *)(s.ref.p + y * stride))[x] = (uint16_t)r;
+                ((uint16_t *)(s.dis.p + y * stride))[x] = (uint16_t)d;
+            }
+        }
+    }
+    s.p = (VifPlane){ s.ref.p, s.dis.p, stride, stride, w, h };
+    return s;
+}
+
+static void planes_free(Planes *s)
+{
+    free(s->ref.mem);
+    free(s->dis.mem);
+}
+
+/* Column arrays with VIF_MAX_HALF + 8 canary words on either side. */
+#define MARGIN (VIF_MAX_HALF + 8)
+
+typedef struct Cols {
+    Buf b[5];
+    Buf scratch[3];
+    VifColumns c;
+    unsigned w;
+} Cols;
+
+static void cols_make(Cols *s, unsigned w)
+{
+    s->w = w;
+    uint32_t **arr[5] = { &s->c.mu1, &s->c.mu2, &s->c.ref_sq, &s->c.dis_sq, &s->c.ref_dis };
+    for (int i = 0; i < 5; i++) {
+        s->b[i] = buf_alloc((w + 2 * MARGIN) * 4, 4 * (checkasm_rand() % 16));
+        memset(s->b[i].p, 0xcd, (w + 2 * MARGIN) * 4);
+        *arr[i] = (uint32_t *)s->b[i].p + MARGIN;
+    }
+    for (int i = 0; i < 3; i++) {
+        s->scratch[i] = buf_alloc(w * 8, 0);
+        s->c.scratch[i] = s->scratch[i].p;
+    }
+}
+
+static void cols_free(Cols *s)
+{
+    for (int i = 0; i < 5; i++) free(s->b[i].mem);
+    for (int i = 0; i < 3; i++) free(s->scratch[i].mem);
+}
+
+/* First index in [from, to) where a and b differ, or -1. */
+static long first_diff32(const uint32_t *a, const uint32_t *b, long from, long to)
+{
+    for (long i = from; i < to; i++)
+        if (a[i] != b[i]) return i;
+    return -1;
+}
+
+static bool compare32(const char *func, const char *isa, const char *array, const uint32_t *ref,
+                      const uint32_t *new, unsigned w, const char *where)
+{
+    const long i = first_diff32(ref, new, -MARGIN, (long)w + MARGIN);
+    if (i < 0) return true;
+    checkasm_fail(func, isa, "%s, %s[%ld]: c %u, simd %u%s", where, array, i, ref[i], new[i],
+                  i < 0 || i >= (long)w ? " (outside the row)" : "");
+    return false;
+}
+
+/* Which entry a check is about: [1] runs 16-bit means of any value. */
+typedef struct StageCase {
+    unsigned index;         /* 0: scale 0 entry, 1: scales 1..3 entry */
+    unsigned bpc;
+} StageCase;
+
+static const unsigned all_bpc[] = { 8, 9, 10, 12, 16 };
+
+static bool check_stats_one(VifColumnsStatsFn ref, VifColumnsStatsFn new, const char *func,
+                            const char *isa, StageCase sc, unsigned w, enum Content c)
+{
+    const unsigned bytes = sc.index == 0 && sc.bpc == 8 ? 1 : 2;
+    const unsigned bits = sc.index == 0 ? sc.bpc : 16;
+    bool ok = true;
+    for (unsigned scale = sc.index; scale < (sc.index ? VIF_SCALES : 1); scale++) {
+        const VifFilter *f = &vqx_vif_filters[scale];
+        const VifShifts sh = vqx_vif_shifts(scale, sc.bpc);
+        const unsigned h = f->width / 2 + 1 + checkasm_rand() % 8;
+        Planes pl = planes_make(w, h, bytes, bits, c);
+        Cols a, b;
+        cols_make(&a, w);
+        cols_make(&b, w);
+        for (unsigned row = 0; row < h && ok; row++) {
+            ref(&pl.p, row, f, &sh, &a.c);
+            new(&pl.p, row, f, &sh, &b.c);
+            char where[160];
+            snprintf(where, sizeof(where),
+                     "%u-bit, scale %u, %ux%u, stride %td, %s, row %u", sc.bpc, scale, w, h,
+                     pl.p.ref_stride, content_name[c], row);
+            ok = compare32(func, isa, "mu1", a.c.mu1, b.c.mu1, w, where) &&
+                 compare32(func, isa, "mu2", a.c.mu2, b.c.mu2, w, where) &&
+                 compare32(func, isa, "ref_sq", a.c.ref_sq, b.c.ref_sq, w, where) &&
+                 compare32(func, isa, "dis_sq", a.c.dis_sq, b.c.dis_sq, w, where) &&
+                 compare32(func, isa, "ref_dis", a.c.ref_dis, b.c.ref_dis, w, where);
+        }
+        cols_free(&a);
+        cols_free(&b);
+        planes_free(&pl);
+    }
+    return ok;
+}
+
+static bool check_means_one(VifColumnsMeansFn ref, VifColumnsMeansFn new, const char *func,
+                            const char *isa, StageCase sc, unsigned w, enum Content c)
+{
+    const unsigned bytes = sc.index == 0 && sc.bpc == 8 ? 1 : 2;
+    const unsigned bits = sc.index == 0 ? sc.bpc : 16;
+    const unsigned shift = sc.index == 0 ? sc.bpc : 16;
+    bool ok = true;
+    /* the filter of the scale being made: 1 from the picture, 2 and 3 after */
+    for (unsigned scale = sc.index + 1; scale < (sc.index ? VIF_SCALES : 2); scale++) {
+        const VifFilter *f = &vqx_vif_filters[scale];
+        const unsigned h = f->width / 2 + 1 + checkasm_rand() % 8;
+        Planes pl = planes_make(w, h, bytes, bits, c);
+        Cols a, b;
+        cols_make(&a, w);
+        cols_make(&b, w);
+        for (unsigned row = 0; row < h && ok; row++) {
+            ref(&pl.p, row, f, shift, 1u << (shift - 1), a.c.mu1, a.c.mu2);
+            new(&pl.p, row, f, shift, 1u << (shift - 1), b.c.mu1, b.c.mu2);
+            char where[160];
+            snprintf(where, sizeof(where), "%u-bit, filter of scale %u, %ux%u, stride %td, %s, row %u",
+                     sc.bpc, scale, w, h, pl.p.ref_stride, content_name[c], row);
+            ok = compare32(func, isa, "ref", a.c.mu1, b.c.mu1, w, where) &&
+                 compare32(func, isa, "dis", a.c.mu2, b.c.mu2, w, where);
+        }
+        cols_free(&a);
+        cols_free(&b);
+        planes_free(&pl);
+    }
+    return ok;
+}
+
+/* ---- the horizontal passes ---- */
+
+/* Columns of w entries and their margins (the mirror's values are not
+ * the kernels' business: random here too). */
+static void cols_fill(Cols *s, enum Content c, bool means_only)
+{
+    uint32_t *arr[5] = { s->c.mu1, s->c.mu2, s->c.ref_sq, s->c.dis_sq, s->c.ref_dis };
+    for (int i = 0; i < (means_only ? 2 : 5); i++) {
+        /* means are 16-bit; second moments any 32-bit value */
+        const unsigned peak = i < 2 ? 0xffff : 0xffffffffu;
+        for (long x = -VIF_MAX_HALF; x < (long)s->w + VIF_MAX_HALF + 1; x++) {
+            uint32_t v = value(c, peak, (unsigned)(x + VIF_MAX_HALF), (unsigned)i);
+            if (c == RANDOM && peak > 0xffff) v = checkasm_rand() ^ checkasm_rand() << 16;
+            arr[i][x] = v;
+        }
+    }
+}
+
+typedef struct Row {
+    Buf b[5];
+    VifRow r;
+    unsigned w;
+} Row;
+
+static void row_make(Row *s, unsigned w)
+{
+    s->w = w;
+    for (int i = 0; i < 5; i++) {
+        const size_t word = i < 2 ? 4 : 8;
+        s->b[i] = buf_alloc((w + 2 * MARGIN) * word, (unsigned)word * (checkasm_rand() % 8));
+        memset(s->b[i].p, 0xcd, (w + 2 * MARGIN) * word);
+    }
+    s->r = (VifRow){ (uint32_t *)s->b[0].p + MARGIN, (uint32_t *)s->b[1].p + MARGIN,
+                     (uint64_t *)s->b[2].p + MARGIN, (uint64_t *)s->b[3].p + MARGIN,
+                     (uint64_t *)s->b[4].p + MARGIN };
+}
+
+static void row_free(Row *s)
+{
+    for (int i = 0; i < 5; i++) free(s->b[i].mem);
+}
+
+static bool compare64(const char *func, const char *isa, const char *array, const uint64_t *ref,
+                      const uint64_t *new, unsigned w, const char *where)
+{
+    for (long i = -MARGIN; i < (long)w + MARGIN; i++) {
+        if (ref[i] == new[i]) continue;
+        checkasm_fail(func, isa, "%s, %s[%ld]: c %llu, simd %llu%s", where, array, i,
+                      (unsigned long long)ref[i], (unsigned long long)new[i],
+                      i < 0 || i >= (long)w ? " (outside the row)" : "");
+        return false;
+    }
+    return true;
+}
+
+static bool check_horizontal_one(VifHorizontalFn ref, VifHorizontalFn new, const char *func,
+                                 const char *isa, unsigned w, enum Content c)
+{
+    bool ok = true;
+    Cols in;
+    cols_make(&in, w);
+    for (unsigned scale = 0; scale < VIF_SCALES && ok; scale++) {
+        const VifFilter *f = &vqx_vif_filters[scale];
+        cols_fill(&in, c, false);
+        Row a, b;
+        row_make(&a, w);
+        row_make(&b, w);
+        ref(&in.c, w, f, &a.r);
+        new(&in.c, w, f, &b.r);
+        char where[128];
+        snprintf(where, sizeof(where), "filter of scale %u, width %u, %s", scale, w,
+                 content_name[c]);
+        ok = compare32(func, isa, "mu1", a.r.mu1, b.r.mu1, w, where) &&
+             compare32(func, isa, "mu2", a.r.mu2, b.r.mu2, w, where) &&
+             compare64(func, isa, "ref_sq", a.r.ref_sq, b.r.ref_sq, w, where) &&
+             compare64(func, isa, "dis_sq", a.r.dis_sq, b.r.dis_sq, w, where) &&
+             compare64(func, isa, "ref_dis", a.r.ref_dis, b.r.ref_dis, w, where);
+        row_free(&a);
+        row_free(&b);
+    }
+    cols_free(&in);
+    return ok;
+}
+
+static bool compare16(const char *func, const char *isa, const char *array, const uint16_t *ref,
+                      const uint16_t *new, unsigned w, const char *where)
+{
+    for (long i = -MARGIN; i < (long)w + MARGIN; i++) {
+        if (ref[i] == new[i]) continue;
+        checkasm_fail(func, isa, "%s, %s[%ld]: c %u, simd %u%s", where, array, i, ref[i],
+                      new[i], i < 0 || i >= (long)w ? " (outside the row)" : "");
+        return false;
+    }
+    return true;
+}
+
+static bool check_decimate_one(VifDecimateFn ref, VifDecimateFn new, const char *func,
+                               const char *isa, unsigned dst_w, enum Content c)
+{
+    bool ok = true;
+    for (unsigned scale = 1; scale < VIF_SCALES && ok; scale++) {
+        const VifFilter *f = &vqx_vif_filters[scale];
+        const unsigned src_w = 2 * dst_w + (checkasm_rand() & 1);
+        Cols in;
+        cols_make(&in, src_w);
+        cols_fill(&in, c, true);
+        Buf out[4];
+        for (int i = 0; i < 4; i++) {
+            out[i] = buf_alloc((dst_w + 2 * MARGIN) * 2, 2 * (checkasm_rand() % 32));
+            memset(out[i].p, 0xcd, (dst_w + 2 * MARGIN) * 2);
+        }
+        uint16_t *o[4];
+        for (int i = 0; i < 4; i++) o[i] = (uint16_t *)out[i].p + MARGIN;
+        ref(in.c.mu1, in.c.mu2, dst_w, f, o[0], o[1]);
+        new(in.c.mu1, in.c.mu2, dst_w, f, o[2], o[3]);
+        char where[128];
+        snprintf(where, sizeof(where), "filter of scale %u, %u to %u columns, %s", scale, src_w,
+                 dst_w, content_name[c]);
+        ok = compare16(func, isa, "ref", o[0], o[2], dst_w, where) &&
+             compare16(func, isa, "dis", o[1], o[3], dst_w, where);
+        for (int i = 0; i < 4; i++) free(out[i].mem);
+        cols_free(&in);
+    }
+    return ok;
+}
+
+/* ---- bench: median ns per call over rows of a 1080p frame ---- */
+
+#define BENCH_RUNS 31
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct BenchCase {
+    int kind; /* 0 stats, 1 means, 2 horizontal, 3 decimate */
+    unsigned index, bpc, scale;
+} BenchCase;
+
+static double bench_one(const VifDSPContext *d, BenchCase bc)
+{
+    const unsigned w = 1920, h = 32;
+    const unsigned bytes = bc.index == 0 && bc.bpc == 8 ? 1 : 2;
+    Planes pl = planes_make(w, h, bytes, bc.index ? 16 : bc.bpc, RANDOM);
+    Cols cols;
+    cols_make(&cols, w);
+    cols_fill(&cols, RANDOM, false);
+    Row row;
+    row_make(&row, w);
+    uint16_t *o[2] = { malloc(w * 2), malloc(w * 2) };
+    const VifFilter *f = &vqx_vif_filters[bc.scale];
+    const VifShifts sh = vqx_vif_shifts(bc.scale, bc.bpc);
+    const unsigned shift = bc.index == 0 ? bc.bpc : 16;
+    double t[BENCH_RUNS];
+    for (unsigned run = 0; run < BENCH_RUNS; run++) {
+        const double t0 = checkasm_now_ns();
+        for (unsigned i = 0; i < h; i++) {
+            switch (bc.kind) {
+            case 0: d->columns_stats[bc.index](&pl.p, i, f, &sh, &cols.c); break;
+            case 1: d->columns_means[bc.index](&pl.p, i, f, shift, 1u << (shift - 1), cols.c.mu1,
+                                               cols.c.mu2); break;
+            case 2: d->horizontal(&cols.c, w, f, &row.r); break;
+            default: d->decimate(cols.c.mu1, cols.c.mu2, w / 2, f, o[0], o[1]); break;
+            }
+        }
+        t[run] = (checkasm_now_ns() - t0) / h;
+    }
+    qsort(t, BENCH_RUNS, sizeof(t[0]), cmp_double);
+    free(o[0]);
+    free(o[1]);
+    row_free(&row);
+    cols_free(&cols);
+    planes_free(&pl);
+    return t[BENCH_RUNS / 2];
+}
+
+static void bench_vif(const VifDSPContext *c, const VifDSPContext *n, const char *func,
+                      const char *isa, BenchCase bc)
+{
+    char what[64];
+    if (bc.index) snprintf(what, sizeof(what), "scale %u", bc.scale);
+    else snprintf(what, sizeof(what), "%u-bit scale %u", bc.bpc, bc.scale);
+    const double tc = bench_one(c, bc), tn = bench_one(n, bc);
+    checkasm_report_bench(func, isa, what, tc, tn);
+}
+
+void checkasm_check_vif(const CheckasmLevel *level)
+{
+    const char *isa = level->isa;
+    for (unsigned bi = 0; bi < sizeof(all_bpc) / sizeof(all_bpc[0]); bi++) {
+        const unsigned bpc = all_bpc[bi];
+        VifDSPContext c, below, n;
+        vqx_vif_dsp_init(&c, bpc, 0);
+        vqx_vif_dsp_init(&below, bpc, level->below);
+        vqx_vif_dsp_init(&n, bpc, level->flags);
+        /* [1] and the column stages do not depend on bpc: checked at 8 bits */
+        for (unsigned idx = 0; idx < 2; idx++) {
+            if (idx == 1 && bpc != 8) continue;
+            const StageCase sc = { idx, bpc };
+            char func[64];
+            if (n.columns_stats[idx] != below.columns_stats[idx]) {
+                snprintf(func, sizeof(func), idx ? "columns_stats[1]" : "columns_stats[0] %u-bit",
+                         bpc);
+                bool ok = true;
+                for (unsigned wi = 0; wi < N_WIDTHS && ok; wi++)
+                    for (int ct = 0; ct < N_CONTENT && ok; ct++)
+                        ok = check_stats_one(c.columns_stats[idx], n.columns_stats[idx], func,
+                                             isa, sc, width_at(wi), (enum Content)ct);
+                checkasm_checked(func, isa, ok);
+                if (ok && checkasm_benching())
+                    bench_vif(&c, &n, func, isa, (BenchCase){ 0, idx, bpc, idx });
+            }
+            if (n.columns_means[idx] != below.columns_means[idx]) {
+                snprintf(func, sizeof(func), idx ? "columns_means[1]" : "columns_means[0] %u-bit",
+                         bpc);
+                bool ok = true;
+                for (unsigned wi = 0; wi < N_WIDTHS && ok; wi++)
+                    for (int ct = 0; ct < N_CONTENT && ok; ct++)
+                        ok = check_means_one(c.columns_means[idx], n.columns_means[idx], func,
+                                             isa, sc, width_at(wi), (enum Content)ct);
+                checkasm_checked(func, isa, ok);
+                if (ok && checkasm_benching())
+                    bench_vif(&c, &n, func, isa, (BenchCase){ 1, idx, bpc, idx + 1 });
+            }
+        }
+        if (bpc != 8) continue;
+        if (n.horizontal != below.horizontal) {
+            bool ok = true;
+            for (unsigned wi = 0; wi < N_WIDTHS && ok; wi++)
+                for (int ct = 0; ct < N_CONTENT && ok; ct++)
+                    ok = check_horizontal_one(c.horizontal, n.horizontal, "horizontal", isa,
+                                              width_at(wi), (enum Content)ct);
+            checkasm_checked("horizontal", isa, ok);
+            if (ok && checkasm_benching())
+                bench_vif(&c, &n, "horizontal", isa, (BenchCase){ 2, 0, 8, 0 });
+        }
+        if (n.decimate != below.decimate) {
+            bool ok = true;
+            for (unsigned wi = 0; wi < N_WIDTHS && ok; wi++)
+                for (int ct = 0; ct < N_CONTENT && ok; ct++)
+                    ok = check_decimate_one(c.decimate, n.decimate, "decimate", isa, width_at(wi),
+                                            (enum Content)ct);
+            checkasm_checked("decimate", isa, ok);
+            if (ok && checkasm_benching())
+                bench_vif(&c, &n, "decimate", isa, (BenchCase){ 3, 0, 8, 1 });
+        }
+        if (n.add_row != below.add_row) {
+            /* no SIMD add_row exists: a new one must get a check here first */
+            checkasm_fail("add_row", isa, "entry has no check");
+            checkasm_checked("add_row", isa, false);
+        }
+    }
+}
