@@ -131,7 +131,7 @@ if [[ $stages == *" cli "* ]]; then
         lv=""
         if [[ -n $VMAF && -x $VMAF ]]; then
             t4=$EPOCHREALTIME
-            $VMAF -r /dev/shm/ref.y4m -d /dev/shm/dis.y4m -m version=$5 --json -o /dev/shm/lv.json --quiet \
+            $VMAF -r /dev/shm/ref.y4m -d /dev/shm/dis.y4m -m path=models/$5.json --json -o /dev/shm/lv.json --quiet \
                 > /dev/null 2>&1 && lv=$(python3 -c "import json,sys; t=float(sys.argv[1]); \
 n=len(json.load(open('/dev/shm/lv.json'))['frames']); print(f'libvmaf cuda: fps {n / (float(sys.argv[2]) - t):.1f} (whole process, {n} frames)')" $t4 $EPOCHREALTIME)
         fi
