@@ -12,11 +12,14 @@ import math
 import os
 import re
 import resource
+import pty
 import signal
 import stat
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import xml.etree.ElementTree as ET
 
 VQX = sys.argv[1]
@@ -37,9 +40,12 @@ def check(cond, what):
         print(f"FAIL: {what}")
 
 
-def run(*args, preexec_fn=None):
-    return subprocess.run([VQX, *args], capture_output=True, text=True, errors="replace",
-                          preexec_fn=preexec_fn)
+def run(*args, preexec_fn=None, stdin=None, input=None, env=None):
+    """A run of vqx; `input`: bytes for its standard input (a pipe); `env`: variables added."""
+    p = subprocess.run([VQX, *args], capture_output=True, preexec_fn=preexec_fn, stdin=stdin,
+                       input=input, env=None if env is None else {**os.environ, **env})
+    p.stdout, p.stderr = p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+    return p
 
 
 def tmp(name):
@@ -244,9 +250,15 @@ write_y4m(tmp("444.y4m"), W, H, [bytes(W * H * 3)], "444")
 bad(["-r", REF, "-d", tmp("444.y4m")], 3, "differ", "different chroma format")
 write_y4m(tmp("p10.y4m"), W, H, [bytes(W * H * 3)], "420p10")
 bad(["-r", REF, "-d", tmp("p10.y4m")], 3, "differ", "different bit depth")
+# raw input ending inside a frame: as a truncated y4m, the complete frames are scored and written
 open(tmp("short.yuv"), "wb").write(b"".join(REF_FRAMES) + b"\0" * 100)
-bad(["-r", tmp("short.yuv"), "-d", raw_dis, "-w", str(W), "-h", str(H), "-p", "420", "-b", "8"],
-    3, "short.yuv", "raw size not a whole number of frames")
+out = tmp("short.json")
+bad(["-r", tmp("short.yuv"), "-d", raw_dis, "-w", str(W), "-h", str(H), "-p", "420", "-b", "8",
+     "--feature", "psnr", "-n", "--json", "-o", out],
+    4, f"short.yuv: frame 5 is truncated (got 100 of {LUMA + 2 * CW * CH} bytes)",
+    "raw size not a whole number of frames")
+res = json.load(open(out)) if os.path.exists(out) else None
+check(res and len(res["frames"]) == 5, "raw input ending inside a frame: the five complete frames are written")
 bad(["-r", raw_ref, "-d", raw_dis], 3, "-w", "raw input without geometry")
 
 # truncated last frame: the complete frames are scored and written
@@ -505,6 +517,195 @@ check(p.returncode == 0 and len(notes) == 1
       f"a non-finite value gets one notice: {p.returncode} {notes}")
 check(json.load(open(tmp("nan.json")))["frames"][0]["metrics"]["integer_adm2_csf_1"] is None,
       "a non-finite value is null in JSON")
+
+# ---- input through pipes, FIFOs and the standard input; reader threads ----
+
+def frames_of(p, out):
+    """The per-frame metrics a run wrote to `out`, None when it failed."""
+    if p.returncode != 0 or not os.path.exists(out):
+        print(p.stderr)
+        return None
+    return json.load(open(out))["frames"]
+
+
+def scored(ref, dis, *extra, stdin=None, input=None, env=None, name="io.json"):
+    out = tmp(name)
+    if os.path.exists(out):
+        os.unlink(out)
+    p = run("-r", ref, "-d", dis, "--precision", "max", "--json", "-o", out, "-q", *extra,
+            stdin=stdin, input=input, env=env)
+    return frames_of(p, out)
+
+
+RAW8 = ["-w", str(W), "-h", str(H), "-p", "420", "-b", "8"]
+PSNR_SSIM = ["--feature", "psnr", "--feature", "float_ssim", "-n"]
+want = scored(REF, DIS, *PSNR_SSIM)
+check(want and len(want) == 5, "the file run scores five frames")
+ref_bytes, dis_bytes = open(REF, "rb").read(), open(DIS, "rb").read()
+check(scored(REF, "-", *PSNR_SSIM, input=dis_bytes) == want, "y4m through the standard input (a pipe)")
+check(scored("-", DIS, *PSNR_SSIM, input=ref_bytes) == want, "y4m reference through the standard input")
+check(scored(raw_ref, "-", *PSNR_SSIM, *RAW8, input=open(raw_dis, "rb").read()) == want,
+      "raw through the standard input (a pipe)")
+with open(DIS, "rb") as f:
+    check(scored(REF, "-", *PSNR_SSIM, stdin=f) == want, "y4m on the standard input from a file (< file)")
+with open(raw_dis, "rb") as f:
+    f.seek(LUMA + 2 * CW * CH)  # the shell's descriptor after something read frame 0: read from there
+    got = scored(raw_ref, "-", "--frame_skip_ref", "1", *PSNR_SSIM, *RAW8, stdin=f)
+    check(got and got[0]["metrics"] == want[1]["metrics"] and len(got) == 4,
+          "the standard input is read from its offset")
+skipped = scored(REF, DIS, *PSNR_SSIM, "--frame_skip_ref", "1", "--frame_skip_dist", "2")
+check(skipped and len(skipped) == 3, "skips on files")
+check(scored(REF, "-", *PSNR_SSIM, "--frame_skip_ref", "1", "--frame_skip_dist", "2", input=dis_bytes)
+      == skipped, "--frame_skip_dist on a pipe reads and drops the frames")
+check(scored("-", DIS, *PSNR_SSIM, "--frame_skip_ref", "1", "--frame_skip_dist", "2", input=ref_bytes)
+      == skipped, "--frame_skip_ref on a pipe reads and drops the frames")
+bad(["-r", "-", "-d", "-"], 2, "only one input can be the standard input", "both inputs on the standard input")
+
+
+def feed_fifo(path, data):
+    with open(path, "wb") as f:  # blocks until vqx opens it
+        try:
+            f.write(data)
+        except BrokenPipeError:
+            pass
+
+
+for name, data in (("ref.fifo", ref_bytes), ("dis.fifo", dis_bytes)):
+    os.mkfifo(tmp(name))
+    threading.Thread(target=feed_fifo, args=(tmp(name), data), daemon=True).start()
+check(scored(tmp("ref.fifo"), tmp("dis.fifo"), *PSNR_SSIM) == want, "both inputs through FIFOs")
+
+# a pipe's writer that outlives the run (a longer stream) does not hold it up
+p = subprocess.run(f"yes '' | head -c 100000000 | cat {DIS} - | {VQX} -r {REF} -d - --feature psnr -n "
+                   f"--frame_cnt 3 -q -o /dev/null", shell=True, capture_output=True, text=True, timeout=60)
+check(p.returncode in (0, 4), f"a run stops reading a pipe that goes on: {p.returncode} {p.stderr}")
+
+# several reader threads per input: frames read at computed offsets, in order; a y4m
+# whose frame headers get parameters from frame 2 on falls back to reading in order
+def write_y4m_params(path, frames, from_frame):
+    with open(path, "wb") as f:
+        f.write(b"YUV4MPEG2 W%d H%d F25:1 Ip A1:1 C420jpeg\n" % (W, H))
+        for i, fr in enumerate(frames):
+            f.write((b"FRAME Ip XVQX=%d\n" % i if i >= from_frame else b"FRAME\n") + fr)
+
+
+write_y4m_params(tmp("params.y4m"), DIS_FRAMES, 2)
+for threads in ("2", "3", "8"):
+    env = {"VQX_READER_THREADS": threads}
+    check(scored(REF, DIS, *PSNR_SSIM, env=env) == want, f"{threads} reader threads, y4m")
+    check(scored(raw_ref, raw_dis, *PSNR_SSIM, *RAW8, env=env) == want, f"{threads} reader threads, raw")
+    check(scored(REF, tmp("params.y4m"), *PSNR_SSIM, env=env) == want,
+          f"{threads} reader threads, y4m frame headers with parameters from frame 2")
+    check(scored(REF, DIS, *PSNR_SSIM, "--frame_skip_ref", "1", "--frame_skip_dist", "2", env=env) == skipped,
+          f"{threads} reader threads after skips")
+check(scored(REF, tmp("params.y4m"), *PSNR_SSIM) == want, "y4m frame headers with parameters")
+p = run("-r", REF, "-d", DIS, "--feature", "psnr", "-n", env={"VQX_READER_THREADS": "0"})
+check(p.returncode == 2 and "VQX_READER_THREADS" in p.stderr, f"VQX_READER_THREADS=0 is refused: {p.stderr}")
+
+# planes no feature reads are not read: chroma above the 10-bit peak (0xffff) is no
+# error for luma-only features; with psnr the frame is refused naming the plane, after
+# the frames before it are scored and written
+QW, QH, QC = 64, 36, 32 * 18
+
+
+def ten_bit(values):
+    return b"".join(v.to_bytes(2, "little") for v in values)
+
+
+def frame10(i, k, bad_chroma):
+    luma = [(x * 7 + i * 13 + k * 3) % 1024 for x in range(QW * QH)]
+    chroma = b"\xff" * (4 * QC) if bad_chroma else ten_bit([512] * (2 * QC))
+    return ten_bit(luma) + chroma
+
+
+RAW10 = ["-w", str(QW), "-h", str(QH), "-p", "420", "-b", "10"]
+for name, k in (("ref10.yuv", 0), ("dis10.yuv", 1)):
+    open(tmp(name), "wb").write(b"".join(frame10(i, k, i >= 2) for i in range(4)))
+dis10_bytes = open(tmp("dis10.yuv"), "rb").read()
+for feature in ("float_ssim", "vif"):
+    got = scored(tmp("ref10.yuv"), tmp("dis10.yuv"), "--feature", feature, "-n", *RAW10)
+    check(got and len(got) == 4, f"{feature} scores frames whose chroma is above the peak (file)")
+    check(scored(tmp("ref10.yuv"), "-", "--feature", feature, "-n", *RAW10, input=dis10_bytes) == got,
+          f"{feature} scores frames whose chroma is above the peak (pipe)")
+for how, dis, data in (("file", tmp("dis10.yuv"), None), ("pipe", "-", dis10_bytes)):
+    out = tmp("peak.json")
+    if os.path.exists(out):
+        os.unlink(out)
+    p = run("-r", tmp("ref10.yuv"), "-d", dis, "--feature", "psnr", "-n", *RAW10, "--json", "-o", out,
+            input=data)
+    err = p.stderr
+    check(p.returncode == 4 and "frame 2: reference picture, plane U, sample (x 0, y 0) is 65535, "
+          "above the 10-bit peak 1023" in err,
+          f"psnr refuses chroma above the peak ({how}): {p.returncode} {err!r}")
+    res = json.load(open(out)) if os.path.exists(out) else None
+    check(res and len(res["frames"]) == 2, f"the two frames before it are written ({how})")
+
+# raw distorted input ending inside a frame, through a pipe
+p = run("-r", raw_ref, "-d", "-", *RAW8, "--feature", "psnr", "-n", "--json", "-o", tmp("cut.json"),
+        input=open(raw_dis, "rb").read()[:-1000])
+err = p.stderr
+check(p.returncode == 4 and f"standard input: frame 4 is truncated (got {LUMA + 2 * CW * CH - 1000} of "
+      f"{LUMA + 2 * CW * CH} bytes)" in err and len(json.load(open(tmp("cut.json")))["frames"]) == 4,
+      f"raw through a pipe ending inside a frame: {p.returncode} {err!r}")
+
+# ---- progress on a terminal ----
+
+def on_terminal(args, input=None):
+    """stderr of a run whose stderr is a terminal (a pseudo-terminal)."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([VQX, *args], stdin=subprocess.PIPE if input is not None else None,
+                            stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    if input is not None:
+        threading.Thread(target=lambda: (proc.stdin.write(input), proc.stdin.close()), daemon=True).start()
+    text = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: every writer of the terminal has gone
+            break
+        if not chunk:
+            break
+        text += chunk
+    os.close(master)
+    return proc.wait(), text.decode(errors="replace")
+
+
+code, text = on_terminal(["-r", REF, "-d", DIS, "--feature", "psnr", "-n", "-o", "/dev/null"])
+check(code == 0 and "\r5/5 frames (100%), " in text and " fps" in text and " left" in text
+      and text.endswith("\033[K\r\n"), f"progress with the total known from the file sizes: {text!r}")
+code, text = on_terminal(["-r", REF, "-d", DIS, "--feature", "psnr", "-n", "-o", "/dev/null",
+                          "--frame_cnt", "3", "--frame_skip_dist", "1"])
+check(code == 0 and "\r3/3 frames (100%)" in text and "/4 frames" not in text,
+      f"progress total from --frame_cnt: {text!r}")
+os.mkfifo(tmp("progress.fifo"))
+threading.Thread(target=feed_fifo, args=(tmp("progress.fifo"), ref_bytes), daemon=True).start()
+code, text = on_terminal(["-r", tmp("progress.fifo"), "-d", "-", "--feature", "psnr", "-n", "-o", "/dev/null"],
+                         dis_bytes)
+check(code == 0 and "\r5 frames, " in text and "/" not in text and " left" not in text,
+      f"progress without a total (pipes): {text!r}")
+code, text = on_terminal(["-r", REF, "-d", "-", "--feature", "psnr", "-n", "-o", "/dev/null"], dis_bytes)
+check(code == 0 and "\r5/5 frames (100%)" in text, f"progress bound by the one file: {text!r}")
+code, text = on_terminal(["-r", REF, "-d", DIS, "--feature", "psnr", "-n", "-o", "/dev/null", "-q"])
+check(code == 0 and text == "", f"-q: no progress: {text!r}")
+# updates a few times a second, not every frame: 2000 tiny frames
+tiny = [bytes([(i * 5 + k) & 255 for k in range(16 * 16 * 3 // 2)]) for i in range(4)] * 500
+write_y4m(tmp("many.y4m"), 16, 16, tiny)
+t0 = time.monotonic()
+code, text = on_terminal(["-r", tmp("many.y4m"), "-d", tmp("many.y4m"), "--feature", "psnr", "-n",
+                          "-o", "/dev/null"])
+elapsed = time.monotonic() - t0
+check(code == 0 and "2000/2000 frames" in text and text.count("\r") <= 3 + 4 * elapsed,
+      f"{text.count(chr(13))} progress updates in {elapsed:.2f} s")
+
+# ---- --cpumask: the scalar C and every SIMD level give the same values ----
+runs = {}
+for mask in ("0", "8", "63"):
+    p = run("-r", REF, "-d", DIS, "--cpumask", mask, "--feature", "psnr", "--json", "--precision", "max",
+            "-o", "-", "-q")
+    runs[mask] = json.loads(p.stdout)["frames"] if p.returncode == 0 else None
+check(runs["0"] and runs["0"] == runs["8"] == runs["63"], "--cpumask 0, 8 and 63 give the same per-frame values")
+bad(["-r", REF, "-d", DIS, "--cpumask", "64"], 2, "invalid cpumask '64'", "a cpumask above 63")
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -6,6 +6,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "io/reader.h"
+
+#define VQX_STRING_(x) #x
+#define VQX_STRING(x) VQX_STRING_(x)
 
 enum {
     ARG_XML = 256,
@@ -63,8 +67,8 @@ static void print_help(const char *app)
 {
     printf("Usage: %s -r REF -d DIS [options]\n\n"
            "Inputs (.y4m is detected from its header; raw .yuv needs -w -h -p -b):\n"
-           "  -r, --reference PATH        reference video\n"
-           "  -d, --distorted PATH        distorted video\n"
+           "  -r, --reference PATH        reference video (- for the standard input)\n"
+           "  -d, --distorted PATH        distorted video (- for the standard input)\n"
            "  -w, --width N               width of raw input\n"
            "  -h, --height N              height of raw input\n"
            "  -p, --pixel_format F        420, 422, 444 or 400 for raw input\n"
@@ -90,8 +94,9 @@ static void print_help(const char *app)
            "      --backend NAME          cpu (default) or cuda: features with a CUDA\n"
            "                              twin run on the GPU, the others on the CPU\n"
            "      --strict_backend        fail instead of running a feature on the CPU\n"
-           "      --cpumask N             accepted for compatibility: vqx has no SIMD\n"
-           "                              path that differs from its scalar one\n"
+           "      --cpumask N             SIMD levels not to use, libvmaf's bits: 1 SSE2,\n"
+           "                              2 SSSE3, 4 SSE4.1, 8 AVX2, 16 AVX-512, 32 AVX-512\n"
+           "                              ICL; 63: the scalar C (values are equal anyway)\n"
            "\n"
            "Output:\n"
            "  -o, --output PATH           write per-frame, pooled and aggregate scores\n"
@@ -106,7 +111,8 @@ static void print_help(const char *app)
     for (unsigned i = 0; vqx_feature_name(i); i++)
         printf("%s %s", i ? "," : "", vqx_feature_name(i));
     printf("\n\nExit codes: 0 ok, 1 a metric failed, 2 usage, 3 input cannot be used,\n"
-           "4 input truncated (complete frames written), 5 output not written.\n");
+           "4 input truncated, unreadable or above its bit depth's peak (complete frames\n"
+           "written), 5 output not written.\n");
 }
 
 static int usage_error(const char *app, const char *fmt, const char *arg)
@@ -214,7 +220,6 @@ static int parse_args(CliSettings *s, int argc, char *const *argv)
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":r:d:w:h:p:b:m:o:nqv", long_options, NULL)) != -1) {
-        unsigned cpumask;
         switch (c) {
         case 'r': s->ref_path = optarg; break;
         case 'd': s->dis_path = optarg; break;
@@ -276,8 +281,9 @@ static int parse_args(CliSettings *s, int argc, char *const *argv)
                 return usage_error(app, "invalid subsample '%s'", optarg);
             break;
         case ARG_CPUMASK:
-            if (parse_unsigned(optarg, &cpumask))
-                return usage_error(app, "invalid cpumask '%s'", optarg);
+            if (parse_unsigned(optarg, &s->cpumask) || s->cpumask > 63)
+                return usage_error(app, "invalid cpumask '%s' (a set bit disables: 1 SSE2, 2 SSSE3, "
+                                   "4 SSE4.1, 8 AVX2, 16 AVX-512, 32 AVX-512 ICL; 63: C only)", optarg);
             break;
         case ARG_FRAME_CNT:
             if (parse_unsigned(optarg, &s->frame_cnt))
@@ -324,8 +330,15 @@ static int parse_args(CliSettings *s, int argc, char *const *argv)
         return usage_error(app, "unexpected argument '%s'", argv[optind]);
     if (!s->ref_path) return usage_error(app, "%s", "no reference (-r) given");
     if (!s->dis_path) return usage_error(app, "%s", "no distorted (-d) given");
+    if (!strcmp(s->ref_path, "-") && !strcmp(s->dis_path, "-"))
+        return usage_error(app, "%s", "only one input can be the standard input (-)");
     if (raw_fields && raw_fields != 15)
         return usage_error(app, "%s", "raw input needs all of -w, -h, -p and -b");
+    const char *reader_threads = getenv("VQX_READER_THREADS");
+    if (reader_threads && (parse_unsigned(reader_threads, &s->reader_threads) ||
+                           !s->reader_threads || s->reader_threads > VQX_READER_MAX_THREADS))
+        return usage_error(app, "VQX_READER_THREADS '%s' is not a number from 1 to "
+                           VQX_STRING(VQX_READER_MAX_THREADS), reader_threads);
     s->raw_given = raw_fields == 15;
     return -1;
 }

@@ -37,6 +37,8 @@ typedef struct CliSettings {
     enum VqxOutputFormat output_format;
     int precision;
     unsigned threads;
+    unsigned cpumask;        /* libvmaf's bits: a set bit disables that SIMD level */
+    unsigned reader_threads; /* per input, VQX_READER_THREADS; 0: chosen by the reader */
     unsigned subsample;
     unsigned frame_cnt;
     unsigned frame_skip_ref, frame_skip_dist;
@@ -49,7 +51,8 @@ typedef struct CliSettings {
     unsigned n_owned;
 } CliSettings;
 
-/* Parse argv. Returns -1 to go on (free_cli when done), otherwise the exit
+/* Parse argv (and VQX_READER_THREADS, which forces the number of reader
+ * threads per input, for tests and benchmarks). Returns -1 to go on (free_cli when done), otherwise the exit
  * code to leave with, nothing left to free (--help and --version exit 0;
  * errors print one line and the usage hint). */
 int parse_cli(CliSettings *s, int argc, char *const *argv);

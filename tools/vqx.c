@@ -10,9 +10,13 @@
 
 #include "cli.h"
 #include "io/input.h"
+#include "io/reader.h"
 #include "vqx/vqx.h"
 
 #define MSG_LEN 512
+/* Seconds between progress updates (the first frame and the end are
+ * always shown). */
+#define PROGRESS_INTERVAL 0.25
 
 /* Notices (a feature dropped at the start, a model not computed) are
  * printed as they come; the flush reports one of those failures again,
@@ -51,6 +55,18 @@ static const char *layout_name(enum VqxPixelLayout l)
     return names[l];
 }
 
+/* "-" is the standard input. */
+static const char *input_name(const char *path)
+{
+    return strcmp(path, "-") ? path : "standard input";
+}
+
+static int open_input(VqxInput **in, const char *path, const VqxRawFormat *raw, char *msg)
+{
+    return strcmp(path, "-") ? vqx_input_open(in, path, raw, msg, MSG_LEN)
+                             : vqx_input_open_fd(in, STDIN_FILENO, input_name(path), raw, msg, MSG_LEN);
+}
+
 /* Both inputs must have one geometry, layout and bit depth (a common bit
  * depth is made from different ones with --aom_ctc v6.0 and later). */
 static int check_inputs(const CliSettings *s, const VqxRawFormat *a, const VqxRawFormat *b)
@@ -59,8 +75,8 @@ static int check_inputs(const CliSettings *s, const VqxRawFormat *a, const VqxRa
         (a->bpc == b->bpc || s->common_bitdepth))
         return 0;
     fprintf(stderr, "vqx: inputs differ: %s is %ux%u %s %u-bit, %s is %ux%u %s %u-bit\n",
-            s->ref_path, a->w, a->h, layout_name(a->layout), a->bpc,
-            s->dis_path, b->w, b->h, layout_name(b->layout), b->bpc);
+            input_name(s->ref_path), a->w, a->h, layout_name(a->layout), a->bpc,
+            input_name(s->dis_path), b->w, b->h, layout_name(b->layout), b->bpc);
     return EXIT_INPUT;
 }
 
@@ -93,31 +109,57 @@ static int skip_frames(VqxInput *in, unsigned n, const char *path)
         return EXIT_TRUNCATED;
     }
     if (ret == 0) {
-        fprintf(stderr, "vqx: %s has fewer than %u frames to skip\n", path, n);
+        fprintf(stderr, "vqx: %s has fewer than %u frames to skip\n", input_name(path), n);
         return EXIT_INPUT;
     }
     return EXIT_OK;
 }
 
-static void progress(unsigned frames, double t0)
+/* The progress line on a terminal: frames done, of the total when the
+ * inputs' sizes (or --frame_cnt) bound it, with the time left. */
+typedef struct Progress {
+    bool shown;
+    double t0, last;
+    uint64_t total; /* UINT64_MAX: not known */
+} Progress;
+
+static void progress(Progress *p, unsigned done, bool final)
 {
-    const double dt = now_seconds() - t0;
-    fprintf(stderr, "\r%u frame%s %.2f fps\033[K", frames, frames == 1 ? "" : "s",
-            dt > 0 ? frames / dt : 0.);
+    if (!p->shown) return;
+    const double now = now_seconds();
+    if (!final && done > 1 && now - p->last < PROGRESS_INTERVAL) return;
+    p->last = now;
+    const double fps = now > p->t0 ? done / (now - p->t0) : 0.;
+    if (p->total != UINT64_MAX && p->total >= done) {
+        fprintf(stderr, "\r%u/%llu frames (%.0f%%), %.2f fps", done, (unsigned long long)p->total,
+                p->total ? 100. * done / p->total : 100., fps);
+        if (!final && fps > 0) {
+            const unsigned left = (unsigned)((p->total - done) / fps + 0.5);
+            if (left >= 3600)
+                fprintf(stderr, ", %u:%02u:%02u left", left / 3600, left / 60 % 60, left % 60);
+            else
+                fprintf(stderr, ", %u:%02u left", left / 60, left % 60);
+        }
+    } else {
+        fprintf(stderr, "\r%u frame%s, %.2f fps", done, done == 1 ? "" : "s", fps);
+    }
+    fputs(final ? "\033[K\n" : "\033[K", stderr);
     fflush(stderr);
 }
 
 /* Scale a picture to a higher bit depth: samples shift left by the
  * difference, so that full scale maps to full scale as libvmaf's scaled
- * content does (255 << 2 = 1020 at 10 bits). */
-static int promote_picture(VqxPicture *pic, unsigned bpc)
+ * content does (255 << 2 = 1020 at 10 bits). Only the planes the features
+ * read are filled. */
+static int promote_picture(VqxContext *ctx, VqxPicture *pic, unsigned bpc, unsigned planes)
 {
     if (pic->bpc >= bpc) return 0;
     VqxPicture out;
-    int ret = vqx_picture_alloc(&out, pic->layout, bpc, pic->w[0], pic->h[0]);
+    int ret = vqx_picture_alloc_from(ctx, &out, pic->layout, bpc, pic->w[0], pic->h[0]);
     if (ret) return ret;
     const unsigned shift = bpc - pic->bpc;
     for (unsigned p = 0; p < vqx_picture_planes(pic); p++) {
+        if (!(planes >> p & 1)) continue;
         for (unsigned y = 0; y < pic->h[p]; y++) {
             const uint8_t *src = (const uint8_t *)pic->data[p] + y * pic->stride[p];
             uint16_t *dst = (uint16_t *)((uint8_t *)out.data[p] + y * out.stride[p]);
@@ -130,65 +172,57 @@ static int promote_picture(VqxPicture *pic, unsigned bpc)
     return 0;
 }
 
-/* Read pairs until either input ends; returns the exit code of the reading. */
-static int score_frames(VqxContext *ctx, const CliSettings *s, VqxInput *ref, VqxInput *dis,
-                        unsigned *n_frames, bool show_progress, double t0)
+/* Send pairs until either input ends; returns the exit code of the reading.
+ * A message is printed after the progress line is finished. */
+static int score_frames(VqxContext *ctx, const CliSettings *s, VqxReader *ref, VqxReader *dis,
+                        unsigned *n_frames, Progress *pg)
 {
-    char msg[MSG_LEN];
+    char msg[MSG_LEN] = "";
     int code = EXIT_OK;
+    const unsigned planes = vqx_planes_used(ctx);
     unsigned n = 0;
-    while (!s->frame_cnt || n < s->frame_cnt) {
-        /* pictures from the context's pool: no fresh buffer per frame */
-        const VqxRawFormat *rf = vqx_input_format(ref), *df = vqx_input_format(dis);
+    for (;; n++) {
         VqxPicture pr, pd;
-        const bool ref_failed = vqx_picture_alloc_from(ctx, &pr, rf->layout, rf->bpc, rf->w, rf->h);
-        if (ref_failed || vqx_picture_alloc_from(ctx, &pd, df->layout, df->bpc, df->w, df->h)) {
-            vqx_input_frame_message(ref_failed ? s->ref_path : s->dis_path, ref_failed ? rf : df,
-                                    VQX_INPUT_CANNOT_ALLOCATE, msg, sizeof(msg));
-            fprintf(stderr, "%svqx: %s\n", show_progress ? "\n" : "", msg);
-            vqx_picture_free(&pr);
-            code = EXIT_INPUT;
-            break;
-        }
-        const int rr = vqx_input_read(ref, &pr, msg, sizeof(msg));
-        const int rd = rr < 0 ? 0 : vqx_input_read(dis, &pd, msg, sizeof(msg));
+        const int rr = vqx_reader_next(ref, &pr, msg, sizeof(msg));
+        const int rd = rr < 0 ? 0 : vqx_reader_next(dis, &pd, msg, sizeof(msg));
         if (rr <= 0 || rd <= 0) {
             if (rr < 0 || rd < 0) {
-                fprintf(stderr, "%svqx: %s\n", show_progress ? "\n" : "", msg);
-                code = EXIT_TRUNCATED;
+                /* a frame that cannot be allocated is the input's size; the others are its data */
+                code = rr == -ENOMEM || rd == -ENOMEM ? EXIT_INPUT : EXIT_TRUNCATED;
             } else if (rr != rd && !s->quiet) {
-                fprintf(stderr, "%svqx: %s ended before %s; scored %u frames\n",
-                        show_progress ? "\n" : "", rr ? s->dis_path : s->ref_path,
-                        rr ? s->ref_path : s->dis_path, n);
+                snprintf(msg, sizeof(msg), "%s ended before %s; scored %u frames",
+                         input_name(rr ? s->dis_path : s->ref_path),
+                         input_name(rr ? s->ref_path : s->dis_path), n);
             }
             vqx_picture_free(&pr);
-            vqx_picture_free(&pd);
+            if (rr >= 0) vqx_picture_free(&pd);
             break;
         }
-        if (s->common_bitdepth && (promote_picture(&pr, pd.bpc) || promote_picture(&pd, pr.bpc))) {
+        if (s->common_bitdepth && (promote_picture(ctx, &pr, pd.bpc, planes) ||
+                                   promote_picture(ctx, &pd, pr.bpc, planes))) {
             /* the picture that failed is the one still at the lower depth */
             const bool ref_low = pr.bpc < pd.bpc;
-            VqxRawFormat wide = *(ref_low ? rf : df);
-            wide.bpc = ref_low ? pd.bpc : pr.bpc;
-            vqx_input_frame_message(ref_low ? s->ref_path : s->dis_path, &wide,
+            VqxRawFormat wide = { pr.w[0], pr.h[0], ref_low ? pd.bpc : pr.bpc, pr.layout };
+            vqx_input_frame_message(input_name(ref_low ? s->ref_path : s->dis_path), &wide,
                                     VQX_INPUT_CANNOT_ALLOCATE, msg, sizeof(msg));
-            fprintf(stderr, "%svqx: %s\n", show_progress ? "\n" : "", msg);
             vqx_picture_free(&pr);
             vqx_picture_free(&pd);
             code = EXIT_INPUT;
             break;
         }
-        if (vqx_send_pictures(ctx, &pr, &pd)) {
-            fprintf(stderr, "%svqx: %s\n", show_progress ? "\n" : "", vqx_last_error(ctx));
+        const int ret = vqx_send_pictures(ctx, &pr, &pd);
+        if (ret) {
+            /* a sample above the peak is bad data in that frame, as a truncated one is */
+            snprintf(msg, sizeof(msg), "%s", vqx_last_error(ctx));
             vqx_picture_free(&pr);
             vqx_picture_free(&pd);
-            code = EXIT_INPUT;
+            code = ret == -ERANGE ? EXIT_TRUNCATED : EXIT_INPUT;
             break;
         }
-        n++;
-        if (show_progress) progress(n, t0);
+        progress(pg, n + 1, false);
     }
-    if (show_progress) fprintf(stderr, "\n");
+    progress(pg, n, true);
+    if (*msg) fprintf(stderr, "vqx: %s\n", msg);
     *n_frames = n;
     return code;
 }
@@ -290,11 +324,11 @@ int main(int argc, char **argv)
 
     char msg[MSG_LEN];
     VqxInput *ref = NULL, *dis = NULL;
+    VqxReader *ref_reader = NULL, *dis_reader = NULL;
     VqxContext *ctx = NULL;
     const VqxRawFormat *raw = s.raw_given ? &s.raw : NULL;
 
-    if (vqx_input_open(&ref, s.ref_path, raw, msg, sizeof(msg)) ||
-        vqx_input_open(&dis, s.dis_path, raw, msg, sizeof(msg))) {
+    if (open_input(&ref, s.ref_path, raw, msg) || open_input(&dis, s.dis_path, raw, msg)) {
         fprintf(stderr, "vqx: %s\n", msg);
         code = EXIT_INPUT;
         goto out;
@@ -305,6 +339,7 @@ int main(int argc, char **argv)
     VqxSettings vs;
     vqx_default_settings(&vs);
     vs.n_threads = s.threads;
+    vs.cpumask = s.cpumask;
     vs.subsample = s.subsample;
     vs.backend = s.backend;
     vs.strict_backend = s.strict_backend;
@@ -318,21 +353,40 @@ int main(int argc, char **argv)
     }
     code = configure(ctx, &s);
     if (code) goto out;
+    /* planes no feature reads are skipped in the files */
+    vqx_input_set_planes(ref, vqx_planes_used(ctx));
+    vqx_input_set_planes(dis, vqx_planes_used(ctx));
 
     if (s.frame_skip_ref && (code = skip_frames(ref, s.frame_skip_ref, s.ref_path))) goto out;
     if (s.frame_skip_dist && (code = skip_frames(dis, s.frame_skip_dist, s.dis_path))) goto out;
 
-    const bool show_progress = !s.quiet && isatty(STDERR_FILENO);
-    const double t0 = now_seconds();
+    /* the total is bounded by every input whose size tells (read before the
+     * readers move the inputs on) */
+    Progress pg = { .shown = !s.quiet && isatty(STDERR_FILENO) };
+    const uint64_t ref_left = vqx_input_frames_left(ref), dis_left = vqx_input_frames_left(dis);
+    pg.total = ref_left < dis_left ? ref_left : dis_left;
+    if (s.frame_cnt && s.frame_cnt < pg.total) pg.total = s.frame_cnt;
+
+    const VqxReaderSettings rs = { .ctx = ctx, .limit = s.frame_cnt, .threads = s.reader_threads };
+    if (vqx_reader_start(&ref_reader, ref, &rs, msg, sizeof(msg)) ||
+        vqx_reader_start(&dis_reader, dis, &rs, msg, sizeof(msg))) {
+        fprintf(stderr, "vqx: %s\n", msg);
+        code = EXIT_INPUT;
+        goto out;
+    }
+    pg.t0 = now_seconds();
     unsigned n_frames = 0;
-    code = score_frames(ctx, &s, ref, dis, &n_frames, show_progress, t0);
+    code = score_frames(ctx, &s, ref_reader, dis_reader, &n_frames, &pg);
+    /* frames read ahead are not needed: they go, and pipes are read no more */
+    vqx_reader_stop(&ref_reader);
+    vqx_reader_stop(&dis_reader);
 
     if (vqx_flush(ctx)) {
         if (!notice_printed(&notices, vqx_last_error(ctx)))
             fprintf(stderr, "vqx: %s\n", vqx_last_error(ctx));
         if (!code) code = EXIT_METRIC;
     }
-    const double elapsed = now_seconds() - t0;
+    const double elapsed = now_seconds() - pg.t0;
     const double fps = elapsed > 0 ? n_frames / elapsed : 0.;
 
     if (!n_frames && !code) {
@@ -347,6 +401,8 @@ int main(int argc, char **argv)
     if (!s.quiet) print_summary(ctx, n_frames);
 
 out:
+    vqx_reader_stop(&ref_reader);
+    vqx_reader_stop(&dis_reader);
     vqx_close(&ctx);
     vqx_input_close(&ref);
     vqx_input_close(&dis);

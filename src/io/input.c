@@ -1,10 +1,22 @@
 /*
- * Opening an input, telling y4m from raw yuv, and reading planes. Both
+ * Opening an input, telling y4m from raw yuv, and reading frames. Both
  * formats store planes tightly packed, chroma ceil(w/2) x ceil(h/2) as
  * subsampled, samples above 8 bits as little-endian 16-bit words.
+ *
+ * Every read goes through transfer(): a list of segments (a plane to fill,
+ * a header, or bytes to skip) becomes few readv/preadv calls straight into
+ * the destination. A regular file is read at offsets and skipped bytes are
+ * not read; an in-order source (pipe, FIFO, terminal, stdio stream) reads
+ * skipped bytes into one discard buffer, and reads each y4m frame header
+ * with the frame before it, so that the header is known before its planes
+ * are read.
  */
+#define _GNU_SOURCE /* preadv, readv; F_SETPIPE_SZ */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,30 +24,59 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include "io/input.h"
 #include "io/y4m.h"
 
-/* A large stdio buffer turns the row-sized reads into few system calls. */
-#define STDIO_BUFFER_BYTES (1u << 20)
-/* Chunk for data that is read and thrown away (skipped frames, alpha). */
-#define DISCARD_CHUNK_BYTES (64u << 10)
+/* Discard buffer of in-order sources: skipped bytes go there in chunks. */
+#define DISCARD_CHUNK_BYTES (1u << 20)
+/* One system call's iovecs and bytes (a total within any ssize_t). */
+#define IOV_BATCH 64
+#define BATCH_BYTES (1u << 30)
+/* How often a read waiting for a pipe looks at vqx_input_cancel. */
+#define CANCEL_POLL_MS 100
+/* Pipe buffer asked for: a few large reads per frame instead of many of
+ * the default 64 KiB (Linux allows 1 MiB to anyone by default). */
+#define PIPE_BYTES (1 << 20)
+/* The start of a frame header with parameters. */
+#define FRAME_WITH_PARAMS "FRAME "
 
 struct VqxInput {
-    FILE *f;
+    int fd;               /* -1: `stream` */
+    FILE *stream;
     char *name;
-    char *stdio_buffer;
+    bool seekable;        /* a regular file, read at offsets */
+    uint64_t size;        /* of the regular file when opened (it may grow) */
     VqxRawFormat fmt;
     bool is_y4m;
     bool has_alpha;       /* y4m 444alpha: a luma-sized plane follows, unused */
-    unsigned frame;       /* number of the next frame */
+    unsigned planes;      /* planes the reads fill */
     uint64_t frame_bytes; /* sample data of one frame in the file */
-    /* Bytes read while looking for the y4m magic, handed out again to the
-     * raw reader first: a pipe cannot be rewound. */
-    uint8_t probe[VQX_Y4M_MAGIC_LEN];
-    size_t probe_len, probe_pos;
-    uint8_t *discard; /* DISCARD_CHUNK_BYTES, allocated on first use */
+    uint64_t data_start;  /* offset of frame 0 (of its header, for y4m) */
+    uint64_t pos;         /* regular file: offset of the next frame */
+    bool params;          /* regular file: the last y4m header had parameters */
+    unsigned frame;       /* number of the next frame */
+    /* In-order sources: bytes already read, handed out first by the next
+     * read (raw: the probe for the y4m magic), or the next frame's header,
+     * read with the frame before it (y4m). */
+    uint8_t ahead[VQX_Y4M_MAGIC_LEN];
+    size_t ahead_len;
+    uint8_t *discard;
+    size_t discard_len;
+    atomic_bool cancelled;
 };
+
+/* Bytes to read into `data`, or to skip when it is NULL. */
+typedef struct Segment {
+    uint8_t *data;
+    uint64_t len;
+} Segment;
+
+/* A frame's segments: a y4m header, three planes, an alpha plane, the next
+ * y4m header. */
+#define MAX_SEGMENTS 6
 
 __attribute__((format(printf, 3, 4)))
 static void set_error(char *err, size_t err_len, const char *fmt, ...)
@@ -93,6 +134,12 @@ static uint64_t frame_data_bytes(const VqxRawFormat *fmt, bool has_alpha)
     return total;
 }
 
+/* Bytes from one frame's start to the next one's, with plain y4m headers. */
+static uint64_t stride(const VqxInput *in)
+{
+    return in->frame_bytes + (in->is_y4m ? VQX_Y4M_FRAME_LEN : 0);
+}
+
 /* "24 GiB", "3.1 MiB": three significant digits of the largest fitting unit. */
 static void format_bytes(uint64_t n, char *buf, size_t len)
 {
@@ -131,183 +178,398 @@ static int check_frame_size(const VqxInput *in, char *err, size_t err_len)
     return -ENOMEM;
 }
 
-static bool host_is_little_endian(void)
-{
-    const uint16_t probe = 1;
-    uint8_t first;
-    memcpy(&first, &probe, 1);
-    return first == 1;
-}
+/* ---- reading ---- */
 
-/* Read up to n bytes, the probed bytes first. Short only at the end of the
- * stream or on a read error. */
-static size_t read_bytes(VqxInput *in, void *dst, size_t n)
+/* Wait until a pipe has data or has ended; -ECANCELED once cancelled. */
+static int wait_readable(VqxInput *in)
 {
-    size_t got = 0;
-    if (in->probe_pos < in->probe_len) {
-        got = in->probe_len - in->probe_pos;
-        if (got > n) got = n;
-        memcpy(dst, in->probe + in->probe_pos, got);
-        in->probe_pos += got;
+    struct pollfd p = { .fd = in->fd, .events = POLLIN };
+    for (;;) {
+        if (atomic_load(&in->cancelled)) return -ECANCELED;
+        const int ready = poll(&p, 1, CANCEL_POLL_MS);
+        if (ready > 0) return 0; /* data, the end or an error: the read tells */
+        if (ready < 0 && errno != EINTR) return -errno;
     }
-    if (got < n)
-        got += fread((uint8_t *)dst + got, 1, n - got, in->f);
-    return got;
 }
 
-static bool have_discard_buffer(VqxInput *in)
+/* One system call's worth of bytes into `iov`, from `pos` of a regular
+ * file. Returns the bytes read, 0 at the end, or a negative errno. */
+static ssize_t read_some(VqxInput *in, const struct iovec *iov, int n, uint64_t pos)
 {
-    if (!in->discard) in->discard = malloc(DISCARD_CHUNK_BYTES);
-    return in->discard != NULL;
-}
-
-/* Read and drop n bytes (have_discard_buffer first); returns how many
- * there were. */
-static uint64_t discard_bytes(VqxInput *in, uint64_t n)
-{
-    uint64_t got = 0;
-    while (got < n) {
-        const size_t want = n - got < DISCARD_CHUNK_BYTES ? (size_t)(n - got) : DISCARD_CHUNK_BYTES;
-        const size_t chunk = read_bytes(in, in->discard, want);
-        got += chunk;
-        if (chunk < want) break;
+    if (in->ahead_len) {
+        size_t got = 0;
+        for (int i = 0; i < n && got < in->ahead_len; i++) {
+            size_t len = in->ahead_len - got;
+            if (len > iov[i].iov_len) len = iov[i].iov_len;
+            memcpy(iov[i].iov_base, in->ahead + got, len);
+            got += len;
+        }
+        memmove(in->ahead, in->ahead + got, in->ahead_len - got);
+        in->ahead_len -= got;
+        return (ssize_t)got;
     }
-    return got;
-}
-
-static int out_of_memory(const VqxInput *in, char *err, size_t err_len)
-{
-    set_error(err, err_len, "%s: out of memory", in->name);
-    return -ENOMEM;
-}
-
-/* True at the end of the stream; false, with the stream unchanged, when a
- * byte follows (or on a read error, which the next read reports). */
-static bool at_end(VqxInput *in)
-{
-    if (in->probe_pos < in->probe_len) return false;
-    const int c = getc(in->f);
-    if (c == EOF) return !ferror(in->f);
-    ungetc(c, in->f);
-    return false;
-}
-
-/* The message and code for a frame that ended after `got` of its bytes. */
-static int short_frame(const VqxInput *in, uint64_t got, char *err, size_t err_len)
-{
-    if (ferror(in->f)) {
-        const int saved = errno ? errno : EIO;
-        set_error(err, err_len, "%s: frame %u: read error: %s", in->name, in->frame,
-                  strerror(saved));
-        return -EIO;
+    if (in->stream) {
+        size_t got = 0;
+        for (int i = 0; i < n; i++) {
+            const size_t len = fread(iov[i].iov_base, 1, iov[i].iov_len, in->stream);
+            got += len;
+            if (len == iov[i].iov_len) continue;
+            /* an error after some bytes shows again on the next read */
+            if (ferror(in->stream) && !got) return errno ? -errno : -EIO;
+            break;
+        }
+        return (ssize_t)got;
     }
+    for (;;) {
+        ssize_t got;
+        if (in->seekable) {
+            got = preadv(in->fd, iov, n, (off_t)pos);
+        } else {
+            const int ret = wait_readable(in);
+            if (ret < 0) return ret;
+            got = readv(in->fd, iov, n);
+        }
+        if (got >= 0) return got;
+        if (errno != EINTR) return -errno;
+    }
+}
+
+/* How many of `len` bytes from `pos` a regular file holds. */
+static uint64_t bytes_held(const VqxInput *in, uint64_t pos, uint64_t len)
+{
+    uint64_t size = in->size;
+    struct stat st;
+    /* a file written while it is read has grown; if fstat fails, the size
+     * at open stands */
+    if (pos + len > size && fstat(in->fd, &st) == 0) size = (uint64_t)st.st_size;
+    if (pos >= size) return 0;
+    return size - pos < len ? size - pos : len;
+}
+
+/* The iovecs of one system call, from `off` into seg[s] on: up to a
+ * skipped segment of a regular file, IOV_BATCH iovecs or BATCH_BYTES;
+ * skipped bytes of an in-order source go to the discard buffer. */
+static int batch(const VqxInput *in, const Segment *seg, unsigned n, unsigned s, uint64_t off,
+                 struct iovec *iov)
+{
+    int k = 0;
+    uint64_t want = 0;
+    for (unsigned t = s; t < n && !(in->seekable && !seg[t].data); t++, off = 0) {
+        for (uint64_t at = off; at < seg[t].len; ) {
+            if (k == IOV_BATCH || want == BATCH_BYTES) return k;
+            uint64_t len = seg[t].len - at;
+            if (!seg[t].data && len > in->discard_len) len = in->discard_len;
+            if (len > BATCH_BYTES - want) len = BATCH_BYTES - want;
+            iov[k++] = (struct iovec){ seg[t].data ? seg[t].data + at : in->discard, (size_t)len };
+            want += len;
+            at += len;
+        }
+    }
+    return k;
+}
+
+/* Fill the segments in order, from `pos` on for a regular file (whose
+ * skipped segments are not read, only looked for in its size). Returns how
+ * many bytes of them the source held, fewer only at its end, or a negative
+ * errno. */
+static int64_t transfer(VqxInput *in, const Segment *seg, unsigned n, uint64_t pos)
+{
+    uint64_t done = 0, off = 0; /* off: into seg[s] */
+    unsigned s = 0;
+    while (s < n) {
+        if (in->seekable && !seg[s].data) {
+            const uint64_t left = seg[s].len - off, held = bytes_held(in, pos, left);
+            done += held;
+            pos += held;
+            if (held < left) return (int64_t)done;
+            s++;
+            off = 0;
+            continue;
+        }
+        struct iovec iov[IOV_BATCH];
+        const ssize_t got = read_some(in, iov, batch(in, seg, n, s, off, iov), pos);
+        if (got < 0) return got;
+        if (!got) return (int64_t)done;
+        done += (uint64_t)got;
+        pos += (uint64_t)got;
+        for (uint64_t left = (uint64_t)got; left; ) {
+            const uint64_t step = seg[s].len - off < left ? seg[s].len - off : left;
+            off += step;
+            left -= step;
+            if (off == seg[s].len) {
+                s++;
+                off = 0;
+            }
+        }
+    }
+    return (int64_t)done;
+}
+
+/* Bytes of a header line into line[len..max): from `pos` + len on for a
+ * regular file, as many as it holds; from an in-order source one at a time
+ * up to the newline, so that nothing after it is consumed. Returns the
+ * bytes now in `line`, or a negative errno. */
+static int64_t read_line(VqxInput *in, uint64_t pos, char *line, size_t len, size_t max)
+{
+    if (in->seekable) {
+        const Segment seg = { (uint8_t *)line + len, max - len };
+        const int64_t got = transfer(in, &seg, 1, pos + len);
+        return got < 0 ? got : (int64_t)len + got;
+    }
+    while (len < max && (!len || line[len - 1] != '\n')) {
+        const Segment seg = { (uint8_t *)line + len, 1 };
+        const int64_t got = transfer(in, &seg, 1, 0);
+        if (got < 0) return got;
+        if (!got) break;
+        len++;
+    }
+    return (int64_t)len;
+}
+
+static int read_failed(const VqxInput *in, unsigned frame, int64_t code, char *err, size_t err_len)
+{
+    if (code == -ECANCELED) {
+        set_error(err, err_len, "%s: frame %u: reading was cancelled", in->name, frame);
+        return -ECANCELED;
+    }
+    set_error(err, err_len, "%s: frame %u: read error: %s", in->name, frame, strerror((int)-code));
+    return -EIO;
+}
+
+static int truncated(const VqxInput *in, unsigned frame, uint64_t got, char *err, size_t err_len)
+{
     set_error(err, err_len, "%s: frame %u is truncated (got %llu of %llu bytes)", in->name,
-              in->frame, (unsigned long long)got, (unsigned long long)in->frame_bytes);
+              frame, (unsigned long long)got, (unsigned long long)in->frame_bytes);
     return -ENODATA;
 }
 
-/* Little-endian words to host order, in place; returns the OR of the row,
- * which tells cheaply whether any sample exceeds the bit depth. */
-static uint16_t row_from_le16(uint16_t *row, unsigned w)
+static int header_result(const VqxInput *in, unsigned frame, const char *line, int64_t len,
+                         size_t *used, char *err, size_t err_len)
 {
-    uint16_t all = 0;
-    if (!host_is_little_endian()) {
-        const uint8_t *bytes = (const uint8_t *)row;
-        for (unsigned x = 0; x < w; x++)
-            row[x] = (uint16_t)(bytes[2 * x] | bytes[2 * x + 1] << 8);
-    }
-    for (unsigned x = 0; x < w; x++)
-        all |= row[x];
-    return all;
-}
-
-static int out_of_range(const VqxInput *in, const uint16_t *row, unsigned w,
-                        unsigned plane, unsigned y, char *err, size_t err_len)
-{
-    static const char plane_names[] = "YUV";
-    const unsigned max = (1u << in->fmt.bpc) - 1;
-    unsigned x = 0;
-    while (x + 1 < w && row[x] <= max) x++;
-    set_error(err, err_len, "%s: frame %u: sample value %u at x=%u y=%u of plane %c "
-              "exceeds the %u-bit maximum %u", in->name, in->frame, row[x], x, y,
-              plane_names[plane], in->fmt.bpc, max);
-    return -ERANGE;
-}
-
-static int read_planes(VqxInput *in, VqxPicture *pic, char *err, size_t err_len)
-{
-    const unsigned bytes = sample_bytes(&in->fmt);
-    uint64_t got = 0;
-    for (unsigned p = 0; p < color_planes(&in->fmt); p++) {
-        const size_t row_bytes = (size_t)pic->w[p] * bytes;
-        for (unsigned y = 0; y < pic->h[p]; y++) {
-            uint8_t *row = (uint8_t *)pic->data[p] + (ptrdiff_t)y * pic->stride[p];
-            const size_t n = read_bytes(in, row, row_bytes);
-            got += n;
-            if (n < row_bytes) return short_frame(in, got, err, err_len);
-            if (bytes == 2 && row_from_le16((uint16_t *)row, pic->w[p]) >> in->fmt.bpc)
-                return out_of_range(in, (const uint16_t *)row, pic->w[p], p, y, err, err_len);
-        }
-    }
-    if (in->has_alpha) {
-        const uint64_t alpha = plane_bytes(&in->fmt, 0);
-        const uint64_t n = discard_bytes(in, alpha);
-        got += n;
-        if (n < alpha) return short_frame(in, got, err, err_len);
-    }
-    return 0;
-}
-
-/* Position the stream at the next frame's data. Returns 1, 0 at a clean
- * end of stream, or a negative errno. */
-static int start_frame(VqxInput *in, char *err, size_t err_len)
-{
-    if (!in->is_y4m) return at_end(in) ? 0 : 1;
+    if (len < 0) return read_failed(in, frame, len, err, err_len);
     char why[256];
-    const int ret = vqx_y4m_read_frame_header(in->f, why, sizeof(why));
-    if (ret < 0)
-        set_error(err, err_len, "%s: frame %u: %s", in->name, in->frame, why);
+    const int ret = vqx_y4m_parse_frame_header(line, (size_t)len, used, why, sizeof(why));
+    if (ret < 0) set_error(err, err_len, "%s: frame %u: %s", in->name, frame, why);
     return ret;
+}
+
+/* The planes of a frame in file order: those to fill into `pic` (NULL:
+ * none), the others and the alpha plane skipped. */
+static unsigned frame_segments(const VqxInput *in, VqxPicture *pic, Segment *seg)
+{
+    unsigned n = 0;
+    for (unsigned p = 0; p < color_planes(&in->fmt); p++) {
+        const bool fill = pic && in->planes >> p & 1;
+        seg[n++] = (Segment){ fill ? pic->data[p] : NULL, plane_bytes(&in->fmt, p) };
+    }
+    if (in->has_alpha) seg[n++] = (Segment){ NULL, plane_bytes(&in->fmt, 0) };
+    return n;
+}
+
+/* A regular file's frame whose header (y4m) or samples (raw) start at
+ * `pos`: one preadv of a plain header and the planes to fill. `next` gets
+ * the offset of the frame after it. `params` is NULL for frames at fixed
+ * offsets, where a header with parameters returns VQX_INPUT_NOT_FIXED;
+ * otherwise it tells whether the last header had parameters (then this
+ * one is read first, on its own, rather than the planes twice), and is
+ * updated. */
+static int read_positioned(VqxInput *in, uint64_t pos, unsigned frame, VqxPicture *pic,
+                           bool *params, uint64_t *next, char *err, size_t err_len)
+{
+    char tag[VQX_Y4M_FRAME_LEN];
+    Segment seg[MAX_SEGMENTS];
+    unsigned n = 0;
+    if (in->is_y4m) seg[n++] = (Segment){ (uint8_t *)tag, sizeof(tag) };
+    const unsigned planes_at = n;
+    n += frame_segments(in, pic, seg + n);
+    const bool line_first = params && *params;
+    int64_t got = line_first ? 0 : transfer(in, seg, n, pos);
+    if (got < 0) return read_failed(in, frame, got, err, err_len);
+    uint64_t data = pos;
+    if (in->is_y4m) {
+        if (!line_first && got >= (int64_t)sizeof(tag) && !memcmp(tag, VQX_Y4M_FRAME, sizeof(tag))) {
+            data += sizeof(tag);
+            got -= (int64_t)sizeof(tag);
+        } else {
+            /* the end, a bad header, or parameters: read the whole line */
+            if (!params && got >= (int64_t)sizeof(tag) && !memcmp(tag, FRAME_WITH_PARAMS, sizeof(tag)))
+                return VQX_INPUT_NOT_FIXED;
+            char line[VQX_Y4M_HEADER_MAX];
+            size_t used;
+            const int ret = header_result(in, frame, line, read_line(in, pos, line, 0, sizeof(line)),
+                                          &used, err, err_len);
+            if (ret <= 0) return ret;
+            data += used;
+            got = transfer(in, seg + planes_at, n - planes_at, data);
+            if (got < 0) return read_failed(in, frame, got, err, err_len);
+        }
+        if (params) *params = data - pos != VQX_Y4M_FRAME_LEN;
+    } else if (!got) {
+        return 0;
+    }
+    if ((uint64_t)got < in->frame_bytes) return truncated(in, frame, (uint64_t)got, err, err_len);
+    *next = data + in->frame_bytes;
+    return 1;
+}
+
+/* An in-order source's next y4m frame header, whose first bytes were read
+ * with the frame before it. */
+static int in_order_header(VqxInput *in, char *err, size_t err_len)
+{
+    char line[VQX_Y4M_HEADER_MAX];
+    int64_t len = (int64_t)in->ahead_len;
+    memcpy(line, in->ahead, in->ahead_len);
+    in->ahead_len = 0;
+    if (len == VQX_Y4M_FRAME_LEN && !memcmp(line, FRAME_WITH_PARAMS, VQX_Y4M_FRAME_LEN))
+        len = read_line(in, 0, line, (size_t)len, sizeof(line));
+    size_t used;
+    return header_result(in, in->frame, line, len, &used, err, err_len);
+}
+
+/* An in-order source's next frame: one pass of readv over its planes and
+ * the next frame's header. */
+static int read_in_order(VqxInput *in, VqxPicture *pic, char *err, size_t err_len)
+{
+    if (in->is_y4m) {
+        const int ret = in_order_header(in, err, err_len);
+        if (ret <= 0) return ret;
+    }
+    Segment seg[MAX_SEGMENTS];
+    unsigned n = frame_segments(in, pic, seg);
+    if (in->is_y4m) seg[n++] = (Segment){ in->ahead, VQX_Y4M_FRAME_LEN };
+    const int64_t got = transfer(in, seg, n, 0);
+    if (got < 0) return read_failed(in, in->frame, got, err, err_len);
+    if (!got && !in->is_y4m) return 0;
+    if ((uint64_t)got < in->frame_bytes) return truncated(in, in->frame, (uint64_t)got, err, err_len);
+    if (in->is_y4m) in->ahead_len = (size_t)((uint64_t)got - in->frame_bytes);
+    return 1;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+/* The files' little-endian words in host order. */
+static void to_host_order(const VqxInput *in, VqxPicture *pic)
+{
+    if (in->fmt.bpc <= 8) return;
+    for (unsigned p = 0; p < color_planes(&in->fmt); p++) {
+        if (!(in->planes >> p & 1)) continue;
+        uint16_t *s = pic->data[p];
+        for (size_t i = 0, n = (size_t)pic->w[p] * pic->h[p]; i < n; i++)
+            s[i] = (uint16_t)(s[i] >> 8 | s[i] << 8);
+    }
+}
+#else
+/* The files' little-endian words are the host's: samples land as they are. */
+static void to_host_order(const VqxInput *in, VqxPicture *pic)
+{
+    (void)in;
+    (void)pic;
+}
+#endif
+
+/* Reuse `pic` when it holds a picture of the stream's format. */
+static int prepare_picture(const VqxInput *in, VqxPicture *pic, char *err, size_t err_len)
+{
+    if (pic->buf && pic->layout == in->fmt.layout && pic->bpc == in->fmt.bpc &&
+        pic->w[0] == in->fmt.w && pic->h[0] == in->fmt.h)
+        return 0;
+    vqx_picture_free(pic);
+    const int ret = vqx_picture_alloc(pic, in->fmt.layout, in->fmt.bpc, in->fmt.w, in->fmt.h);
+    if (ret < 0) vqx_input_frame_message(in->name, &in->fmt, VQX_INPUT_CANNOT_ALLOCATE, err, err_len);
+    return ret;
+}
+
+/* The next frame into `pic`, or skipped (NULL). */
+static int read_next(VqxInput *in, VqxPicture *pic, char *err, size_t err_len)
+{
+    uint64_t next = 0;
+    const int ret = in->seekable ? read_positioned(in, in->pos, in->frame, pic, &in->params, &next,
+                                                   err, err_len)
+                                 : read_in_order(in, pic, err, err_len);
+    if (ret != 1) return ret;
+    in->pos = next;
+    in->frame++;
+    return 1;
 }
 
 int vqx_input_read(VqxInput *in, VqxPicture *pic, char *err, size_t err_len)
 {
     if (!in || !pic) return -EINVAL;
-    const bool reuse = pic->buf && pic->layout == in->fmt.layout && pic->bpc == in->fmt.bpc &&
-                       pic->w[0] == in->fmt.w && pic->h[0] == in->fmt.h;
-    if (!reuse) vqx_picture_free(pic);
-    int ret = start_frame(in, err, err_len);
-    if (ret <= 0) {
+    int ret = prepare_picture(in, pic, err, err_len);
+    if (!ret) ret = read_next(in, pic, err, err_len);
+    if (ret != 1) {
         vqx_picture_free(pic);
         return ret;
     }
-    if (!reuse) ret = vqx_picture_alloc(pic, in->fmt.layout, in->fmt.bpc, in->fmt.w, in->fmt.h);
-    if (ret < 0) {
-        vqx_input_frame_message(in->name, &in->fmt, VQX_INPUT_CANNOT_ALLOCATE, err, err_len);
-        return ret;
-    }
-    ret = read_planes(in, pic, err, err_len);
-    if (ret < 0) {
-        vqx_picture_free(pic);
-        return ret;
-    }
-    in->frame++;
+    to_host_order(in, pic);
     return 1;
 }
 
 int vqx_input_skip(VqxInput *in, unsigned n, char *err, size_t err_len)
 {
     if (!in) return -EINVAL;
-    if (n && !have_discard_buffer(in)) return out_of_memory(in, err, err_len);
     for (unsigned i = 0; i < n; i++) {
-        const int ret = start_frame(in, err, err_len);
+        const int ret = read_next(in, NULL, err, err_len);
         if (ret <= 0) return ret;
-        const uint64_t got = discard_bytes(in, in->frame_bytes);
-        if (got < in->frame_bytes) return short_frame(in, got, err, err_len);
-        in->frame++;
     }
     return 1;
 }
+
+int vqx_input_read_at(VqxInput *in, unsigned frame, VqxPicture *pic, char *err, size_t err_len)
+{
+    if (!in || !pic || !in->seekable) return -EINVAL;
+    uint64_t next;
+    int ret = prepare_picture(in, pic, err, err_len);
+    if (!ret) ret = read_positioned(in, in->data_start + frame * stride(in), frame, pic, NULL,
+                                    &next, err, err_len);
+    if (ret != 1) {
+        vqx_picture_free(pic);
+        return ret;
+    }
+    to_host_order(in, pic);
+    return 1;
+}
+
+uint64_t vqx_input_fixed_stride(VqxInput *in)
+{
+    if (!in->seekable || in->pos != in->data_start + in->frame * stride(in)) return 0;
+    if (in->is_y4m) {
+        char tag[VQX_Y4M_FRAME_LEN];
+        const Segment seg = { (uint8_t *)tag, sizeof(tag) };
+        if (transfer(in, &seg, 1, in->pos) != (int64_t)sizeof(tag) ||
+            memcmp(tag, VQX_Y4M_FRAME, sizeof(tag)))
+            return 0;
+    }
+    return stride(in);
+}
+
+void vqx_input_seek(VqxInput *in, unsigned frame)
+{
+    in->frame = frame;
+    in->pos = in->data_start + frame * stride(in);
+}
+
+unsigned vqx_input_next_frame(const VqxInput *in)
+{
+    return in->frame;
+}
+
+uint64_t vqx_input_frames_left(const VqxInput *in)
+{
+    if (!in->seekable) return UINT64_MAX;
+    return bytes_held(in, in->pos, UINT64_MAX - in->pos) / stride(in);
+}
+
+void vqx_input_set_planes(VqxInput *in, unsigned planes)
+{
+    in->planes = planes;
+}
+
+void vqx_input_cancel(VqxInput *in)
+{
+    atomic_store(&in->cancelled, true);
+}
+
+/* ---- opening ---- */
 
 static int check_raw_format(const VqxRawFormat *raw, const char *name,
                             char *err, size_t err_len)
@@ -329,86 +591,119 @@ static int check_raw_format(const VqxRawFormat *raw, const char *name,
     return 0;
 }
 
-/* A regular file must hold a whole number of frames, from where reading
- * starts to its end; pipes are checked frame by frame as they are read. */
-static int check_raw_size(const VqxInput *in, off_t start, char *err, size_t err_len)
+/* What kind of descriptor: a regular file is read at offsets from where it
+ * stands; a pipe gets a larger buffer. */
+static int classify(VqxInput *in, char *err, size_t err_len)
 {
+    if (in->fd < 0) return 0;
     struct stat st;
-    const int fd = fileno(in->f);
-    if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) return 0;
-    const uint64_t size = st.st_size > start ? (uint64_t)(st.st_size - start) : 0;
-    const uint64_t left_over = size % in->frame_bytes;
-    if (!left_over) return 0;
-    set_error(err, err_len, "%s: size %llu is not a whole number of %ux%u %s %u-bit frames "
-              "(%llu bytes each, %llu left over)", in->name, (unsigned long long)size,
-              in->fmt.w, in->fmt.h, layout_name(in->fmt.layout), in->fmt.bpc,
-              (unsigned long long)in->frame_bytes, (unsigned long long)left_over);
-    return -EINVAL;
+    const int code = fstat(in->fd, &st) < 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+    if (code) {
+        set_error(err, err_len, "%s: %s", in->name, strerror(code));
+        return -code;
+    }
+    if (S_ISREG(st.st_mode)) {
+        const off_t at = lseek(in->fd, 0, SEEK_CUR);
+        if (at < 0) {
+            set_error(err, err_len, "%s: %s", in->name, strerror(errno));
+            return -errno;
+        }
+        in->seekable = true;
+        in->size = (uint64_t)st.st_size;
+        in->data_start = (uint64_t)at;
+    } else if (S_ISFIFO(st.st_mode)) {
+        /* a smaller buffer only costs more system calls: failure is fine */
+        (void)fcntl(in->fd, F_SETPIPE_SZ, PIPE_BYTES);
+    }
+    return 0;
+}
+
+static int open_y4m(VqxInput *in, char *err, size_t err_len)
+{
+    in->is_y4m = true;
+    char line[VQX_Y4M_HEADER_MAX - VQX_Y4M_MAGIC_LEN], why[256];
+    const uint64_t at = in->data_start + VQX_Y4M_MAGIC_LEN;
+    const int64_t len = read_line(in, at, line, 0, sizeof(line));
+    if (len < 0) {
+        set_error(err, err_len, "%s: read error in the header: %s", in->name, strerror((int)-len));
+        return -EIO;
+    }
+    size_t used;
+    const int ret = vqx_y4m_parse_header(line, (size_t)len, &used, &in->fmt, &in->has_alpha,
+                                         why, sizeof(why));
+    if (ret < 0) {
+        set_error(err, err_len, "%s: %s", in->name, why);
+        return ret;
+    }
+    in->data_start = at + used;
+    if (in->seekable) return 0;
+    const Segment seg = { in->ahead, VQX_Y4M_FRAME_LEN }; /* frame 0's header */
+    const int64_t got = transfer(in, &seg, 1, 0);
+    if (got < 0) return read_failed(in, 0, got, err, err_len);
+    in->ahead_len = (size_t)got;
+    return 0;
 }
 
 static int open_input(VqxInput *in, const VqxRawFormat *raw, char *err, size_t err_len)
 {
-    struct stat st;
-    const int fd = fileno(in->f);
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        set_error(err, err_len, "%s: %s", in->name, strerror(EISDIR));
-        return -EISDIR;
-    }
-    off_t start = ftello(in->f);
-    if (start < 0) start = 0;
+    int ret = classify(in, err, err_len);
+    if (ret < 0) return ret;
 
-    in->probe_len = fread(in->probe, 1, sizeof(in->probe), in->f);
-    if (ferror(in->f)) {
-        const int saved = errno ? errno : EIO;
-        set_error(err, err_len, "%s: read error: %s", in->name, strerror(saved));
+    uint8_t probe[VQX_Y4M_MAGIC_LEN];
+    const Segment seg = { probe, sizeof(probe) };
+    const int64_t got = transfer(in, &seg, 1, in->data_start);
+    if (got < 0) {
+        set_error(err, err_len, "%s: read error: %s", in->name, strerror((int)-got));
         return -EIO;
     }
-
-    if (in->probe_len == VQX_Y4M_MAGIC_LEN &&
-        !memcmp(in->probe, VQX_Y4M_MAGIC, VQX_Y4M_MAGIC_LEN)) {
-        in->probe_len = 0;
-        in->is_y4m = true;
-        char why[256];
-        int ret = vqx_y4m_read_header(in->f, &in->fmt, &in->has_alpha, why, sizeof(why));
-        if (ret < 0) {
-            set_error(err, err_len, "%s: %s", in->name, why);
-            return ret;
-        }
-        in->frame_bytes = frame_data_bytes(&in->fmt, in->has_alpha);
-        if ((ret = check_frame_size(in, err, err_len)) < 0) return ret;
-        if (in->has_alpha && !have_discard_buffer(in)) return out_of_memory(in, err, err_len);
-        return 0;
-    }
-
-    if (!raw) {
+    if (got == VQX_Y4M_MAGIC_LEN && !memcmp(probe, VQX_Y4M_MAGIC, VQX_Y4M_MAGIC_LEN)) {
+        if ((ret = open_y4m(in, err, err_len)) < 0) return ret;
+    } else if (!raw) {
         set_error(err, err_len, "%s: not a y4m file (no YUV4MPEG2 header); raw yuv input "
                   "needs -w, -h, -p and -b", in->name);
         return -EINVAL;
+    } else {
+        if ((ret = check_raw_format(raw, in->name, err, err_len)) < 0) return ret;
+        in->fmt = *raw;
+        if (!in->seekable) { /* a pipe cannot be rewound: the probe is handed out first */
+            memcpy(in->ahead, probe, (size_t)got);
+            in->ahead_len = (size_t)got;
+        }
     }
-    int ret = check_raw_format(raw, in->name, err, err_len);
-    if (ret < 0) return ret;
-    in->fmt = *raw;
-    in->frame_bytes = frame_data_bytes(&in->fmt, false);
+    in->frame_bytes = frame_data_bytes(&in->fmt, in->has_alpha);
     if ((ret = check_frame_size(in, err, err_len)) < 0) return ret;
-    return check_raw_size(in, start, err, err_len);
+    in->pos = in->data_start;
+    if (!in->seekable) {
+        in->discard_len = in->frame_bytes < DISCARD_CHUNK_BYTES ? (size_t)in->frame_bytes
+                                                                : DISCARD_CHUNK_BYTES;
+        if (!(in->discard = malloc(in->discard_len))) {
+            set_error(err, err_len, "%s: out of memory", in->name);
+            return -ENOMEM;
+        }
+    }
+    return 0;
 }
 
-static int open_with_buffer(VqxInput **out, FILE *f, const char *name, char *stdio_buffer,
-                            const VqxRawFormat *raw, char *err, size_t err_len)
+/* Takes `fd` or `stream` over, failure included. */
+static int open_source(VqxInput **out, int fd, FILE *stream, const char *name,
+                       const VqxRawFormat *raw, char *err, size_t err_len)
 {
+    *out = NULL;
     VqxInput *in = calloc(1, sizeof(*in));
     char *name_copy = strdup(name ? name : "(stream)");
     if (!in || !name_copy) {
         free(in);
         free(name_copy);
-        fclose(f);
-        free(stdio_buffer);
+        if (stream) fclose(stream);
+        else close(fd);
         set_error(err, err_len, "%s: out of memory", name ? name : "(stream)");
         return -ENOMEM;
     }
-    in->f = f;
+    in->fd = fd;
+    in->stream = stream;
     in->name = name_copy;
-    in->stdio_buffer = stdio_buffer;
+    in->planes = 7;
+    atomic_init(&in->cancelled, false);
     const int ret = open_input(in, raw, err, err_len);
     if (ret < 0) {
         vqx_input_close(&in);
@@ -427,7 +722,18 @@ int vqx_input_open_stream(VqxInput **in, FILE *f, const char *name,
     }
     *in = NULL;
     if (!f) return -EINVAL;
-    return open_with_buffer(in, f, name, NULL, raw, err, err_len);
+    return open_source(in, -1, f, name, raw, err, err_len);
+}
+
+int vqx_input_open_fd(VqxInput **in, int fd, const char *name, const VqxRawFormat *raw,
+                      char *err, size_t err_len)
+{
+    if (in) *in = NULL;
+    if (!in || fd < 0) {
+        if (fd >= 0) close(fd);
+        return -EINVAL;
+    }
+    return open_source(in, fd, NULL, name, raw, err, err_len);
 }
 
 int vqx_input_open(VqxInput **in, const char *path, const VqxRawFormat *raw,
@@ -435,22 +741,21 @@ int vqx_input_open(VqxInput **in, const char *path, const VqxRawFormat *raw,
 {
     if (!in || !path) return -EINVAL;
     *in = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        const int saved = errno ? errno : EIO;
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        const int saved = errno;
         set_error(err, err_len, "%s: %s", path, strerror(saved));
         return -saved;
     }
-    char *stdio_buffer = malloc(STDIO_BUFFER_BYTES);
-    if (stdio_buffer) setvbuf(f, stdio_buffer, _IOFBF, STDIO_BUFFER_BYTES);
-    return open_with_buffer(in, f, path, stdio_buffer, raw, err, err_len);
+    return open_source(in, fd, NULL, path, raw, err, err_len);
 }
 
 void vqx_input_close(VqxInput **in)
 {
     if (!in || !*in) return;
-    fclose((*in)->f);
-    free((*in)->stdio_buffer);
+    /* a read-only descriptor loses nothing on close: its result says nothing */
+    if ((*in)->stream) (void)fclose((*in)->stream);
+    else (void)close((*in)->fd);
     free((*in)->discard);
     free((*in)->name);
     free(*in);
@@ -460,4 +765,9 @@ void vqx_input_close(VqxInput **in)
 const VqxRawFormat *vqx_input_format(const VqxInput *in)
 {
     return &in->fmt;
+}
+
+const char *vqx_input_name(const VqxInput *in)
+{
+    return in->name;
 }

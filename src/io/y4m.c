@@ -150,84 +150,65 @@ int vqx_y4m_parse_params(const char *params, VqxRawFormat *fmt,
     return 0;
 }
 
-/* After ferror(): errno holds the cause of the failed read. */
-static int read_error(const char *what, char *why, size_t why_len)
-{
-    const int saved = errno ? errno : EIO;
-    snprintf(why, why_len, "read error in the %s: %s", what, strerror(saved));
-    return -EIO;
-}
-
 /* A byte that may not appear inside a header line. */
-static bool is_control(int c)
+static bool is_control(unsigned char c)
 {
     return c < 0x20 || c == 0x7f;
 }
 
-int vqx_y4m_read_header(FILE *f, VqxRawFormat *fmt, bool *has_alpha,
-                        char *why, size_t why_len)
+int vqx_y4m_parse_header(const char *line, size_t len, size_t *used, VqxRawFormat *fmt,
+                         bool *has_alpha, char *why, size_t why_len)
 {
-    char line[VQX_Y4M_HEADER_MAX];
-    size_t len = 0;
-    for (;;) {
-        const int c = getc(f);
-        if (c == EOF) {
-            if (ferror(f)) return read_error("header", why, why_len);
+    char params[VQX_Y4M_HEADER_MAX];
+    size_t i = 0;
+    for (;; i++) {
+        if (i == len) {
             snprintf(why, why_len, "y4m header ends before its newline");
             return -EINVAL;
         }
+        const unsigned char c = (unsigned char)line[i];
         if (c == '\n') break;
         if (is_control(c)) {
             snprintf(why, why_len, "y4m header contains the non-text byte 0x%02x", (unsigned)c);
             return -EINVAL;
         }
-        if (len + VQX_Y4M_MAGIC_LEN + 2 > sizeof(line)) {
+        if (i + VQX_Y4M_MAGIC_LEN + 2 > sizeof(params)) {
             snprintf(why, why_len, "y4m header is longer than %d bytes", VQX_Y4M_HEADER_MAX);
             return -EINVAL;
         }
-        line[len++] = (char)c;
+        params[i] = (char)c;
     }
-    line[len] = 0;
-    return vqx_y4m_parse_params(line, fmt, has_alpha, why, why_len);
+    params[i] = 0;
+    *used = i + 1;
+    return vqx_y4m_parse_params(params, fmt, has_alpha, why, why_len);
 }
 
-int vqx_y4m_read_frame_header(FILE *f, char *why, size_t why_len)
+int vqx_y4m_parse_frame_header(const char *buf, size_t len, size_t *used,
+                               char *why, size_t why_len)
 {
     static const char tag[] = "FRAME";
-    int c = getc(f);
-    if (c == EOF) return ferror(f) ? read_error("frame header", why, why_len) : 0;
-
-    for (size_t i = 0;; i++) {
-        if (c != tag[i]) {
-            snprintf(why, why_len, "no FRAME header where one should start");
-            return -EINVAL;
-        }
-        if (i + 1 == sizeof(tag) - 1) break;
-        c = getc(f);
-        if (c == EOF) goto ended;
-    }
-
-    c = getc(f);
-    if (c == '\n') return 1;
-    if (c != ' ') {
-        if (c == EOF) goto ended;
-        snprintf(why, why_len, "FRAME is followed by the byte 0x%02x instead of a space or a newline",
-                 (unsigned)c);
+    if (!len) return 0;
+    const size_t tag_len = sizeof(tag) - 1;
+    if (memcmp(buf, tag, len < tag_len ? len : tag_len)) {
+        snprintf(why, why_len, "no FRAME header where one should start");
         return -EINVAL;
     }
-    /* Frame parameters: nothing we need. */
-    for (size_t len = sizeof(tag);; len++) {
-        c = getc(f);
-        if (c == '\n') return 1;
-        if (c == EOF) goto ended;
-        if (len + 1 >= VQX_Y4M_HEADER_MAX) {
+    if (len > tag_len && buf[tag_len] != '\n' && buf[tag_len] != ' ') {
+        snprintf(why, why_len, "FRAME is followed by the byte 0x%02x instead of a space or a newline",
+                 (unsigned)(unsigned char)buf[tag_len]);
+        return -EINVAL;
+    }
+    /* Frame parameters, if any, carry nothing we need. */
+    for (size_t i = tag_len; i < len; i++) {
+        if (buf[i] == '\n') {
+            *used = i + 1;
+            return 1;
+        }
+        if (i + 1 >= VQX_Y4M_HEADER_MAX) {
             snprintf(why, why_len, "frame header is longer than %d bytes", VQX_Y4M_HEADER_MAX);
             return -EINVAL;
         }
     }
-
-ended:
-    if (ferror(f)) return read_error("frame header", why, why_len);
     snprintf(why, why_len, "frame header is truncated");
     return -ENODATA;
 }

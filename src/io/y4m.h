@@ -6,7 +6,7 @@
 #define VQX_IO_Y4M_H
 
 #include <stdbool.h>
-#include <stdio.h>
+#include <stddef.h>
 
 #include "io/input.h"
 
@@ -25,14 +25,23 @@
 int vqx_y4m_parse_params(const char *params, VqxRawFormat *fmt,
                          bool *has_alpha, char *why, size_t why_len);
 
-/* Read the rest of a stream header from `f`, positioned just after the
- * magic, up to and including its newline. Returns 0 or a negative errno. */
-int vqx_y4m_read_header(FILE *f, VqxRawFormat *fmt, bool *has_alpha,
-                        char *why, size_t why_len);
+/* Parse a stream header line from the bytes after the magic: `len` bytes,
+ * of which the line is a prefix (VQX_Y4M_HEADER_MAX - VQX_Y4M_MAGIC_LEN are
+ * enough to tell). `used` gets the line's length, newline included.
+ * Returns 0 or -EINVAL. */
+int vqx_y4m_parse_header(const char *line, size_t len, size_t *used, VqxRawFormat *fmt,
+                         bool *has_alpha, char *why, size_t why_len);
 
-/* Read a "FRAME[ params]\n" line. Returns 1 when one was read, 0 at a clean
- * end of stream, -ENODATA when the stream ends inside it, -EINVAL when it is
- * not a frame header and -EIO on a read error. */
-int vqx_y4m_read_frame_header(FILE *f, char *why, size_t why_len);
+/* The plain frame header, which most writers use for every frame. */
+#define VQX_Y4M_FRAME "FRAME\n"
+#define VQX_Y4M_FRAME_LEN 6
+
+/* Parse a "FRAME[ params]\n" line at the start of `len` bytes (the stream's
+ * end follows them when fewer than VQX_Y4M_HEADER_MAX). Returns 1 with
+ * `used` its length, 0 when `len` is 0 (the clean end of the stream),
+ * -ENODATA when the bytes end inside it and -EINVAL when it is not a frame
+ * header. */
+int vqx_y4m_parse_frame_header(const char *buf, size_t len, size_t *used,
+                               char *why, size_t why_len);
 
 #endif
