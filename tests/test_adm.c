@@ -3,7 +3,7 @@
  * the same picture at every bit depth giving the same doubles (a 16-bit
  * sample path and the scaling of each depth, 9..16), odd sizes, the smallest
  * frame and a clear error below it, option errors, key names, and results
- * that do not depend on the thread count. The golden comparison
+ * that do not depend on the thread count or on cpumask. The golden comparison
  * (tests/golden.py) is the acceptance test against libvmaf.
  */
 #include <errno.h>
@@ -74,13 +74,14 @@ typedef struct Run {
     double value[24][N_FRAMES];
 } Run;
 
-static void run(Run *r, const char *feature, const char *opts, unsigned bpc, unsigned w,
-                unsigned h, bool identical, unsigned threads)
+static void run_mask(Run *r, const char *feature, const char *opts, unsigned bpc, unsigned w,
+                     unsigned h, bool identical, unsigned threads, unsigned cpumask)
 {
     memset(r, 0, sizeof(*r));
     VqxSettings set;
     vqx_default_settings(&set);
     set.n_threads = threads;
+    set.cpumask = cpumask;
     VqxContext *ctx = NULL;
     r->err = vqx_open(&ctx, &set);
     if (!r->err) r->err = vqx_use_feature(ctx, feature, opts);
@@ -104,6 +105,12 @@ static void run(Run *r, const char *feature, const char *opts, unsigned bpc, uns
         if (written) r->n_keys++;
     }
     vqx_close(&ctx);
+}
+
+static void run(Run *r, const char *feature, const char *opts, unsigned bpc, unsigned w,
+                unsigned h, bool identical, unsigned threads)
+{
+    run_mask(r, feature, opts, bpc, w, h, identical, threads, 0);
 }
 
 static const double *value_of(const Run *r, const char *key)
@@ -186,6 +193,25 @@ static void test_threads(const char *feature, const char *opts)
     CHECK(same_results(&a, &b));
 }
 
+/* Sizes that leave every vector width a remainder at every level, every
+ * depth: cpumask 63 (the C) and 0 (every ISA this CPU has) give the same
+ * bits. */
+static void test_simd(void)
+{
+    static const unsigned sizes[][2] = { { 33, 33 }, { 67, 45 }, { 333, 97 }, { 1921, 36 } };
+    for (unsigned bpc = 8; bpc <= 16; bpc++) {
+        for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+            static Run c, v;
+            run_mask(&c, "adm", "debug=true", bpc, sizes[i][0], sizes[i][1], false, 0, 63);
+            run_mask(&v, "adm", "debug=true", bpc, sizes[i][0], sizes[i][1], false, 0, 0);
+            if (!same_results(&c, &v))
+                fprintf(stderr, "adm: %u-bit %ux%u: cpumask 0 and 63 differ\n", bpc,
+                        sizes[i][0], sizes[i][1]);
+            CHECK(same_results(&c, &v));
+        }
+    }
+}
+
 static void test_options(void)
 {
     Run r;
@@ -239,6 +265,7 @@ int main(void)
     test_threads("adm", NULL);
     test_threads("adm", "adm_csf_mode=1");
     test_threads("float_adm", NULL);
+    test_simd();
     test_options();
     printf("%u passed, %u failed\n", n_pass, n_fail);
     return n_fail ? 1 : 0;

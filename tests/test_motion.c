@@ -5,7 +5,8 @@
  * two SADs per frame, integer motion's end-of-stream pass over all SAD
  * scores), through the public API with 0 and 2 threads: odd sizes, every
  * layout, 8 to 16 bits, random and extreme samples, 1 to 6 frames, the
- * options; and the refusals (tiny frames, missing chroma, bad options).
+ * options; cpumask 63 (the C) against 0 (SIMD); and the refusals (tiny
+ * frames, missing chroma, bad options).
  */
 #include <errno.h>
 #include <math.h>
@@ -118,12 +119,14 @@ static void to_picture(const Clip *c, uint16_t *const planes[3], VqxPicture *pic
 
 /* Runs one feature over the clip; out[k][f] is the value of the feature's
  * k-th key at frame f (NONE when not written). Returns vqx_flush's result. */
-static int run_feature(const Clip *c, const char *name, const char *opts, unsigned threads,
-                       double out[MAX_KEYS][MAX_FRAMES], char *err, size_t err_len)
+static int run_feature_mask(const Clip *c, const char *name, const char *opts, unsigned threads,
+                            unsigned cpumask, double out[MAX_KEYS][MAX_FRAMES], char *err,
+                            size_t err_len)
 {
     VqxSettings st;
     vqx_default_settings(&st);
     st.n_threads = threads;
+    st.cpumask = cpumask;
     VqxContext *ctx = NULL;
     int ret = vqx_open(&ctx, &st);
     if (!ret) ret = vqx_use_feature(ctx, name, opts);
@@ -142,6 +145,12 @@ static int run_feature(const Clip *c, const char *name, const char *opts, unsign
     if (err) snprintf(err, err_len, "%s", vqx_last_error(ctx));
     vqx_close(&ctx);
     return ret;
+}
+
+static int run_feature(const Clip *c, const char *name, const char *opts, unsigned threads,
+                       double out[MAX_KEYS][MAX_FRAMES], char *err, size_t err_len)
+{
+    return run_feature_mask(c, name, opts, threads, 0, out, err, err_len);
 }
 
 /* Every expected value equal, for 0 and 2 threads. */
@@ -322,6 +331,37 @@ static void test_int_motion(void)
                 ref_int_motion(&c, &cases[k].o, want);
                 CHECK(run_and_compare(&c, "motion", cases[k].opts, want, 4));
             }
+            clip_free(&c);
+        }
+    }
+}
+
+/* Sizes that leave every vector width a remainder, every depth: cpumask 63
+ * (the C) and 0 (every ISA this CPU has) give the same bits, and the
+ * reference's values. */
+static void test_int_simd(void)
+{
+    static const unsigned sizes[][2] = { { 16, 5 }, { 67, 45 }, { 333, 37 }, { 1921, 4 } };
+    static const enum Content contents[] = { RANDOM, EXTREME, SMOOTH };
+    const IntMotionOptions o = { .debug = true, .blend_factor = 1, .blend_offset = 40,
+                                 .fps_weight = 1, .max_val = 10000 };
+    for (unsigned bpc = 8; bpc <= 16; bpc++) {
+        for (unsigned si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+            Clip c;
+            clip_make(&c, VQX_PIX_400, bpc, sizes[si][0], sizes[si][1], 3, contents[si % 3]);
+            double want[MAX_KEYS][MAX_FRAMES], got[2][MAX_KEYS][MAX_FRAMES];
+            ref_int_motion(&c, &o, want);
+            const bool ran = run_feature_mask(&c, "motion", "debug=true", 0, 63, got[0], NULL, 0) == 0 &&
+                             run_feature_mask(&c, "motion", "debug=true", 0, 0, got[1], NULL, 0) == 0;
+            bool same = ran;
+            for (unsigned k = 0; k < MAX_KEYS && same; k++)
+                for (unsigned f = 0; f < c.n && same; f++)
+                    same = !memcmp(&got[0][k][f], &got[1][k][f], sizeof(double)) &&
+                           got[0][k][f] == want[k][f];
+            if (!same)
+                fprintf(stderr, "  simd: %u-bit %ux%u: cpumask 63, 0 and the reference %s\n", bpc,
+                        c.w, c.h, ran ? "differ" : "failed");
+            CHECK(same);
             clip_free(&c);
         }
     }
@@ -671,6 +711,7 @@ int main(void)
 {
     test_int_kernel();
     test_int_motion();
+    test_int_simd();
     test_float_motion();
     test_float_simple();
     test_refusals();

@@ -40,8 +40,6 @@ enum AdmCsfMode { CSF_WATSON, CSF_BARTEN, CSF_BLEND, CSF_BLEND_MAE };
 
 /* Fixed-point constants of libvmaf's integer ADM (integer_adm.h, integer_adm.c;
  * Netflix, BSD+Patent). */
-static const int32_t db2_lo[4] = { 15826, 27411, 7345, -4240 }; /* Daubechies 2, Q15 */
-static const int32_t db2_hi[4] = { -4240, -7345, 27411, -15826 };
 #define RECIP_Q30 1073741824   /* division table: 2^30 / i */
 #define ONE_BY_30_Q17 4369     /* level 0 masking: neighbour weight 1/30 */
 #define ONE_BY_15_Q17 8738     /* level 0 masking: centre weight 1/15 */
@@ -196,42 +194,17 @@ static const DwtRounding level_rounding[3] = {
     { 0, 16384, 0, 15 }, { 32768, 32768, 16, 16 }, { 32768, 16384, 16, 15 },
 };
 
-/* One output row of the four bands from four input rows, with the
- * accumulator width the level needs: level 0 sums of 16-bit samples and
- * coefficients fit 32 bits (libvmaf's widths there), deeper levels need 64. */
-#define DEFINE_DWT_ROW(name, src_t, acc_t)                                                 \
-    static void name(const src_t *const src[4], int w, const DwtRounding *rnd,              \
-                     src_t *lo, src_t *hi, int32_t *a, int32_t *h, int32_t *v, int32_t *d)  \
-    {                                                                                       \
-        const acc_t v_add = (acc_t)rnd->v_add, h_add = (acc_t)rnd->h_add;                   \
-        const unsigned v_shift = rnd->v_shift, h_shift = rnd->h_shift;                      \
-        for (int j = 0; j < w; j++) {                                                       \
-            const acc_t s0 = src[0][j], s1 = src[1][j], s2 = src[2][j], s3 = src[3][j];     \
-            lo[j] = (src_t)((db2_lo[0] * s0 + db2_lo[1] * s1 + db2_lo[2] * s2 +             \
-                             db2_lo[3] * s3 + v_add) >> v_shift);                           \
-            hi[j] = (src_t)((db2_hi[0] * s0 + db2_hi[1] * s1 + db2_hi[2] * s2 +             \
-                             db2_hi[3] * s3 + v_add) >> v_shift);                           \
-        }                                                                                   \
-        /* the taps of the last outputs reach w and w + 1, the first -1 */                  \
-        lo[-1] = lo[1], lo[w] = lo[w - 1], lo[w + 1] = lo[w - 2];                           \
-        hi[-1] = hi[1], hi[w] = hi[w - 1], hi[w + 1] = hi[w - 2];                           \
-        for (int j = 0; j < (w + 1) / 2; j++) {                                             \
-            const src_t *p = lo + 2 * j - 1, *q = hi + 2 * j - 1;                           \
-            const acc_t p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];                         \
-            const acc_t q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];                         \
-            a[j] = (int32_t)((db2_lo[0] * p0 + db2_lo[1] * p1 + db2_lo[2] * p2 +            \
-                              db2_lo[3] * p3 + h_add) >> h_shift);                          \
-            v[j] = (int32_t)((db2_hi[0] * p0 + db2_hi[1] * p1 + db2_hi[2] * p2 +            \
-                              db2_hi[3] * p3 + h_add) >> h_shift);                          \
-            h[j] = (int32_t)((db2_lo[0] * q0 + db2_lo[1] * q1 + db2_lo[2] * q2 +            \
-                              db2_lo[3] * q3 + h_add) >> h_shift);                          \
-            d[j] = (int32_t)((db2_hi[0] * q0 + db2_hi[1] * q1 + db2_hi[2] * q2 +            \
-                              db2_hi[3] * q3 + h_add) >> h_shift);                          \
-        }                                                                                   \
+/* The passes' margins: the horizontal taps of the last outputs reach w and
+ * w + 1, the first -1. */
+#define DEFINE_MIRROR(name, src_t)                                        \
+    static void name(src_t *lo, src_t *hi, int w)                         \
+    {                                                                     \
+        lo[-1] = lo[1], lo[w] = lo[w - 1], lo[w + 1] = lo[w - 2];         \
+        hi[-1] = hi[1], hi[w] = hi[w - 1], hi[w + 1] = hi[w - 2];         \
     }
 
-DEFINE_DWT_ROW(dwt_row_16, int16_t, int32_t)
-DEFINE_DWT_ROW(dwt_row_32, int32_t, int64_t)
+DEFINE_MIRROR(mirror_16, int16_t)
+DEFINE_MIRROR(mirror_32, int32_t)
 
 /* Row y of the picture's luma, centred, from a four-row cache. */
 static const int16_t *picture_row(AdmState *s, const VqxPicture *pic, int y)
@@ -264,12 +237,18 @@ void vqx_adm_dwt_level(AdmState *s, int scale, const VqxPicture *pic, int32_t *a
             const int32_t *src[4];
             for (int k = 0; k < 4; k++)
                 src[k] = a + vqx_adm_tap_index(2 * i - 1 + k, h) * s->stride;
-            dwt_row_32(src, w, rnd, s->lo, s->hi, a + o, out_h, out_v, out_d);
+            s->dsp.dwt_vertical_32(src, w, rnd->v_add, rnd->v_shift, s->lo, s->hi);
+            mirror_32(s->lo, s->hi, w);
+            s->dsp.dwt_horizontal_32(s->lo, s->hi, w, rnd->h_add, rnd->h_shift, a + o, out_h,
+                                     out_v, out_d);
         } else {
             const int16_t *src[4];
             for (int k = 0; k < 4; k++)
                 src[k] = picture_row(s, pic, vqx_adm_tap_index(2 * i - 1 + k, h));
-            dwt_row_16(src, w, rnd, s->lo16, s->hi16, a + o, out_h, out_v, out_d);
+            s->dsp.dwt_vertical_16(src, w, (int32_t)rnd->v_add, rnd->v_shift, s->lo16, s->hi16);
+            mirror_16(s->lo16, s->hi16, w);
+            s->dsp.dwt_horizontal_16(s->lo16, s->hi16, w, (int32_t)rnd->h_add, rnd->h_shift,
+                                     a + o, out_h, out_v, out_d);
         }
     }
 }
@@ -773,6 +752,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     for (int k = 0; k < 4; k++) s->pix_rows[k] = q, q += s->w;
     s->lo16 = q + 1, q += pass;
     s->hi16 = q + 1;
+    vqx_adm_dsp_init(&s->dsp, fmt->cpu_flags);
     return 0;
 }
 

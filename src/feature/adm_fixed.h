@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "feature/adm.h"
+#include "feature/adm_dsp.h"
 #include "feature/extractor.h"
 
 /* Per-level constants, fixed at init. */
@@ -60,6 +61,7 @@ typedef struct AdmState {
     uint32_t *excess_row;       /* one row: what exceeds the masking, in masked sums, */
     uint32_t *square_row;       /*   and its rounded square */
     int32_t *recip;             /* 2^30 / i, i in [0, 32768] */
+    AdmDSPContext dsp;
     void *mem;
 } AdmState;
 

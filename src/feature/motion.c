@@ -74,24 +74,6 @@ static double blend(double v, double factor, double offset)
     return v * factor + (1 - factor) * (offset < v ? offset : v);
 }
 
-uint32_t vqx_motion_row_sad(int32_t *mid, unsigned w)
-{
-    const int iw = (int)w;
-    for (int m = 1; m <= VQX_MOTION_RADIUS; m++) {
-        mid[-m] = mid[m];
-        mid[iw - 1 + m] = mid[iw - 1 - m];
-    }
-    /* libvmaf sums a row in 32 bits (wrapping), then the plane in 64. */
-    uint32_t row_sad = 0;
-    for (int x = 0; x < iw; x++) {
-        int64_t acc = 0;
-        for (int k = 0; k < 5; k++)
-            acc += (int64_t)vqx_motion_taps[k] * mid[x - VQX_MOTION_RADIUS + k];
-        row_sad += (uint32_t)abs((int32_t)((acc + (1 << 15)) >> 16));
-    }
-    return row_sad;
-}
-
 unsigned vqx_motion_first_scored(const MotionState *s)
 {
     return s->five_frame_window ? 2 : 1;
@@ -118,6 +100,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     s->history = malloc(s->row_bytes * fmt->h * s->depth);
     s->row = malloc(sizeof(*s->row) * (fmt->w + 2 * VQX_MOTION_RADIUS));
     if (!s->history || !s->row) return -ENOMEM;
+    vqx_motion_dsp_init(&s->dsp, s->bpc, fmt->cpu_flags);
     return 0;
 }
 
@@ -153,9 +136,9 @@ static double frame_score(MotionState *s, const VqxPicture *ref, unsigned n)
     double score = 0.0;
     if (n >= vqx_motion_first_scored(s)) {
         /* the slot holds frame n - depth */
-        const uint64_t sad = (s->bpc == 8 ? vqx_motion_sad_8bpc : vqx_motion_sad_16bpc)(
-            past, (ptrdiff_t)s->row_bytes, ref->data[0], ref->stride[0], s->row,
-            s->w, s->h, s->bpc);
+        const uint64_t sad = vqx_motion_plane_sad(&s->dsp, past, (ptrdiff_t)s->row_bytes,
+                                                  ref->data[0], ref->stride[0], s->row,
+                                                  s->w, s->h, s->bpc);
         score = vqx_motion_sad_score(s, sad);
     }
     for (unsigned y = 0; y < s->h; y++)

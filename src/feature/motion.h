@@ -8,6 +8,7 @@
 
 #include "bitdepth.h"
 #include "feature/extractor.h"
+#include "feature/motion_dsp.h"
 
 typedef struct MotionState {
     bool force_zero;
@@ -24,6 +25,7 @@ typedef struct MotionState {
     unsigned depth;         /* frames of history: 1, or 2 with the window */
     uint8_t *history;       /* luma of the last `depth` frames, slot n % depth */
     int32_t *row;
+    MotionDSPContext dsp;
     unsigned n_frames;      /* frames seen */
     double sad[3];          /* SAD score of frame n in slot n % 3 */
     double prev_processed;  /* motion3 before averaging, of the frame before */
@@ -51,20 +53,20 @@ static const int32_t vqx_motion_taps[5] = { 3571, 16004, 26386, 16004, 3571 };
 
 /*
  * Sum over the plane of |blur(prev - cur)|, in libvmaf 3.2's integer_motion
- * fixed point. `row` holds w + 2 * VQX_MOTION_RADIUS int32 values. w and h
+ * fixed point, by the scalar C (the extractor runs vqx_motion_plane_sad on
+ * its table). `row` holds w + 2 * VQX_MOTION_RADIUS int32 values. w and h
  * are at least 3 (the mirrored borders need it).
  */
 BF_DECL(uint64_t, vqx_motion_sad, const void *prev, ptrdiff_t prev_stride,
         const void *cur, ptrdiff_t cur_stride, int32_t *row,
         unsigned w, unsigned h, unsigned bpc);
 
-/* Its two stages (the CUDA kernel checks compare with them): row y of the
- * difference blurred down the columns into mid[0..w) (returns nonzero when
- * any value is), and the row's sum of |blur along the row| modulo 2^32 (mid
+/* Its two stages, the table's C entries (the CUDA kernel checks compare
+ * with them): row y of the difference blurred down the columns into
+ * mid[0..w), and the row's sum of |blur along the row| modulo 2^32 (mid
  * needs VQX_MOTION_RADIUS margins, which it mirrors). */
-BF_DECL(int32_t, vqx_motion_blur_columns, const void *prev, ptrdiff_t prev_stride,
-        const void *cur, ptrdiff_t cur_stride, unsigned y, unsigned w, unsigned h,
-        unsigned bpc, int32_t *mid);
-uint32_t vqx_motion_row_sad(int32_t *mid, unsigned w);
+MOTION_BLUR_COLUMNS(vqx_motion_blur_columns_8bpc);
+MOTION_BLUR_COLUMNS(vqx_motion_blur_columns_16bpc);
+MOTION_ROW_SAD(vqx_motion_row_sad);
 
 #endif

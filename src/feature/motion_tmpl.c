@@ -18,9 +18,7 @@ static inline int mirror(int i, int n)
     return i < 0 ? -i : i >= n ? 2 * n - i - 2 : i;
 }
 
-int32_t BF(vqx_motion_blur_columns)(const void *prev, ptrdiff_t prev_stride, const void *cur,
-                                    ptrdiff_t cur_stride, unsigned y, unsigned w, unsigned h,
-                                    unsigned bpc, int32_t *mid)
+MOTION_BLUR_COLUMNS(BF(vqx_motion_blur_columns))
 {
     const int col_shift = BITDEPTH == 8 ? 8 : (int)bpc;
     const col_acc col_round = (col_acc)1 << (col_shift - 1);
@@ -45,12 +43,7 @@ uint64_t BF(vqx_motion_sad)(const void *prev, ptrdiff_t prev_stride,
                             const void *cur, ptrdiff_t cur_stride, int32_t *row,
                             unsigned w, unsigned h, unsigned bpc)
 {
-    int32_t *const mid = row + VQX_MOTION_RADIUS;
-    uint64_t sad = 0;
-    for (unsigned y = 0; y < h; y++) {
-        /* a row of zeros adds nothing */
-        if (BF(vqx_motion_blur_columns)(prev, prev_stride, cur, cur_stride, y, w, h, bpc, mid))
-            sad += vqx_motion_row_sad(mid, w);
-    }
-    return sad;
+    MotionDSPContext c;
+    vqx_motion_dsp_init(&c, BITDEPTH == 8 ? 8 : 16, 0);
+    return vqx_motion_plane_sad(&c, prev, prev_stride, cur, cur_stride, row, w, h, bpc);
 }

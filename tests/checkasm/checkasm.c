@@ -108,6 +108,8 @@ int main(int argc, char **argv)
         printf("%s:\n", level.isa);
         const unsigned before = n_checked;
         checkasm_check_vif(&level);
+        checkasm_check_motion(&level);
+        checkasm_check_adm(&level);
         if (n_checked == before) printf("  no entry at this level\n");
         below = level.flags;
     }

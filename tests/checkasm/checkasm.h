@@ -33,5 +33,7 @@ double checkasm_now_ns(void);
 
 /* Modules. */
 void checkasm_check_vif(const CheckasmLevel *level);
+void checkasm_check_motion(const CheckasmLevel *level);
+void checkasm_check_adm(const CheckasmLevel *level);
 
 #endif
