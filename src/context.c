@@ -1146,17 +1146,16 @@ int vqx_flush(VqxContext *ctx)
 {
     if (!ctx) return -EINVAL;
     if (ctx->flushed) return set_error(ctx, -EINVAL, "flushed twice");
-    pthread_mutex_lock(&ctx->lock);
-    while (ctx->frames_done < ctx->n_sent) {
-        if (ctx->n_workers) pthread_cond_wait(&ctx->done_cond, &ctx->lock);
-        else drain_inline(ctx);
-    }
-    pthread_mutex_unlock(&ctx->lock);
+    /* the device first: it holds the frames it uploaded from their pictures */
     if (vqx_device_has_members(ctx->device) && !device_all_failed(ctx) &&
         vqx_device_drain(ctx->device))
         device_failed(ctx);
     pthread_mutex_lock(&ctx->lock);
     retire_frames(ctx);
+    while (ctx->frames_done < ctx->n_sent) {
+        if (ctx->n_workers) pthread_cond_wait(&ctx->done_cond, &ctx->lock);
+        else drain_inline(ctx);
+    }
     pthread_mutex_unlock(&ctx->lock);
     ctx->flushed = true;
 

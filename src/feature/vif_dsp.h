@@ -101,7 +101,7 @@ typedef struct VifDSPContext {
     VifColumnsMeansFn columns_means[2];
     VifHorizontalFn horizontal;
     VifDecimateFn decimate;
-    VifAddRowFn add_row; /* scalar only: its double steps are libvmaf's, in order */
+    VifAddRowFn add_row; /* SIMD forms: the same double steps per lane, in order */
 } VifDSPContext;
 
 /* The table for pictures of `bpc` bits, with the SIMD entries that

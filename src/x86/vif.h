@@ -12,6 +12,7 @@ VIF_COLUMNS_MEANS(vqx_vif_columns_means_8bpc_avx2);
 VIF_COLUMNS_MEANS(vqx_vif_columns_means_16bpc_avx2);
 VIF_HORIZONTAL(vqx_vif_horizontal_avx2);
 VIF_DECIMATE(vqx_vif_decimate_avx2);
+VIF_ADD_ROW(vqx_vif_add_row_avx2);
 
 VIF_COLUMNS_STATS(vqx_vif_columns_stats_8bpc_avx512);
 VIF_COLUMNS_STATS(vqx_vif_columns_stats_16bpc_avx512);
@@ -19,6 +20,7 @@ VIF_COLUMNS_MEANS(vqx_vif_columns_means_8bpc_avx512);
 VIF_COLUMNS_MEANS(vqx_vif_columns_means_16bpc_avx512);
 VIF_HORIZONTAL(vqx_vif_horizontal_avx512);
 VIF_DECIMATE(vqx_vif_decimate_avx512);
+VIF_ADD_ROW(vqx_vif_add_row_avx512);
 
 static inline void vqx_vif_dsp_init_x86(VifDSPContext *c, unsigned bpc, unsigned flags)
 {
@@ -31,6 +33,7 @@ static inline void vqx_vif_dsp_init_x86(VifDSPContext *c, unsigned bpc, unsigned
         c->columns_means[1] = vqx_vif_columns_means_16bpc_avx2;
         c->horizontal = vqx_vif_horizontal_avx2;
         c->decimate = vqx_vif_decimate_avx2;
+        c->add_row = vqx_vif_add_row_avx2;
     }
     if (flags & VQX_CPU_AVX512) {
         c->columns_stats[0] = bpc == 8 ? vqx_vif_columns_stats_8bpc_avx512
@@ -41,6 +44,7 @@ static inline void vqx_vif_dsp_init_x86(VifDSPContext *c, unsigned bpc, unsigned
         c->columns_means[1] = vqx_vif_columns_means_16bpc_avx512;
         c->horizontal = vqx_vif_horizontal_avx512;
         c->decimate = vqx_vif_decimate_avx512;
+        c->add_row = vqx_vif_add_row_avx512;
     }
 }
 

@@ -286,3 +286,106 @@ VIF_DECIMATE(vqx_vif_decimate_avx2)
     for (; j + 8 <= dst_w; j += 8) decimate_chunk(ref, dis, f, ref_out, dis_out, j);
     if (j < dst_w) decimate_chunk(ref, dis, f, ref_out, dis_out, dst_w - 8);
 }
+
+/* (uint32_t)((a * b + 2^31) >> 32) and (uint32_t)((s + 2^15) >> 16) in
+ * 64-bit lanes (low halves exact). */
+ALWAYS_INLINE __m256i mean_product(__m256i a, __m256i b)
+{
+    return _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epu32(a, b),
+                                              _mm256_set1_epi64x(2147483648u)), 32);
+}
+
+ALWAYS_INLINE __m256i moment(const uint64_t *s)
+{
+    return _mm256_srli_epi64(_mm256_add_epi64(_mm256_loadu_si256((const __m256i *)s),
+                                              _mm256_set1_epi64x(32768)), 16);
+}
+
+/* The signed 32-bit difference of the low halves of 64-bit lanes. */
+ALWAYS_INLINE __m128i sigma(__m256i m, __m256i mean)
+{
+    const __m256i d = _mm256_sub_epi64(m, mean);
+    return _mm256_castsi256_si128(
+        _mm256_permutevar8x32_epi32(d, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+}
+
+/* vif_log2_q11_32 / _64 of 4 integers x in [2^15, 2^53), held exactly as
+ * doubles: the exponent e of x is floor(log2 x), so clz gives k = e - 15,
+ * and x >> k = 2^15 + the top 15 bits of the mantissa field. The dword at
+ * byte 2 i - 2 holds table[i] in its high half; i is in [2^15, 2^16) for
+ * every bit pattern, so the gather stays inside the table on any lane. */
+ALWAYS_INLINE __m256i log2_q11(const uint16_t *table, __m256d x)
+{
+    const __m256i b = _mm256_castpd_si256(x);
+    const __m256i off = _mm256_sub_epi64(
+        _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi64(b, 36), _mm256_set1_epi64x(0xfffe)),
+                        _mm256_set1_epi64x(0x10000)),
+        _mm256_set1_epi64x(2));
+    const __m128i t = _mm256_i64gather_epi32((const int *)table, off, 1);
+    const __m256i k = _mm256_sub_epi64(_mm256_srli_epi64(b, 52), _mm256_set1_epi64x(1023 + 15));
+    return _mm256_add_epi64(_mm256_cvtepu32_epi64(_mm_srli_epi32(t, 16)), _mm256_slli_epi64(k, 11));
+}
+
+/* vif_add_pixel on 4 pixels a lane each: the same integer steps at the same
+ * widths, the same double operations in the same order (each correctly
+ * rounded, truncating conversions), the log2 arguments as exact doubles
+ * (docs/vif.md, "CPU SIMD"), the terms in 64-bit lane sums under the masks
+ * of the C's branches (integer sums: order-free); the last w % 4 pixels
+ * are the C's. Assumes a gain limit >= 0 (vif's is 1..100). */
+VIF_ADD_ROW(vqx_vif_add_row_avx2)
+{
+    const double eps = 65536 * 1.0e-10;
+    const __m256d glim = _mm256_set1_pd(gain_limit), nsq = _mm256_set1_pd(VIF_SIGMA_NSQ);
+    const __m128i zero = _mm_setzero_si128();
+    __m256i num_non_log = _mm256_setzero_si256(), den_non_log = num_non_log;
+    __m256i num_log = num_non_log, den_log = num_non_log;
+    unsigned j = 0;
+    for (; j + 4 <= w; j += 4) {
+        const __m256i mu1 = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(h->mu1 + j)));
+        const __m256i mu2 = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(h->mu2 + j)));
+        const __m128i sigma1_sq = sigma(moment(h->ref_sq + j), mean_product(mu1, mu1));
+        const __m128i sigma2_sq =
+            _mm_max_epi32(sigma(moment(h->dis_sq + j), mean_product(mu2, mu2)), zero);
+        const __m128i sigma12 = sigma(moment(h->ref_dis + j), mean_product(mu1, mu2));
+
+        const __m128i lg = _mm_cmpgt_epi32(sigma1_sq, _mm_set1_epi32(VIF_SIGMA_NSQ - 1));
+        const __m256i lg64 = _mm256_cvtepi32_epi64(lg);
+        num_non_log = _mm256_add_epi64(num_non_log,
+                                       _mm256_andnot_si256(lg64, _mm256_cvtepi32_epi64(sigma2_sq)));
+        den_non_log = _mm256_add_epi64(den_non_log,
+                                       _mm256_andnot_si256(lg64, _mm256_set1_epi64x(1)));
+
+        const __m256d s1 = _mm256_cvtepi32_pd(sigma1_sq), s12 = _mm256_cvtepi32_pd(sigma12);
+        den_log = _mm256_add_epi64(den_log, _mm256_and_si256(lg64, _mm256_sub_epi64(
+            log2_q11(log2_table, _mm256_add_pd(s1, nsq)), _mm256_set1_epi64x(2048 * 17))));
+
+        const __m128i nm = _mm_and_si128(
+            lg, _mm_and_si128(_mm_cmpgt_epi32(sigma12, zero), _mm_cmpgt_epi32(sigma2_sq, zero)));
+        __m256d g = _mm256_div_pd(s12, _mm256_add_pd(s1, _mm256_set1_pd(eps)));
+        const __m128i sv_sq = _mm_max_epi32(
+            _mm256_cvttpd_epi32(_mm256_sub_pd(_mm256_cvtepi32_pd(sigma2_sq),
+                                              _mm256_mul_pd(g, s12))), zero);
+        g = _mm256_blendv_pd(glim, g, _mm256_cmp_pd(g, glim, _CMP_LT_OQ));
+        const __m256d noise = _mm256_add_pd(_mm256_cvtepi32_pd(sv_sq), nsq);
+        const __m256d total = _mm256_add_pd(
+            _mm256_round_pd(_mm256_mul_pd(_mm256_mul_pd(g, g), s1),
+                            _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC),
+            noise);
+        num_log = _mm256_add_epi64(num_log, _mm256_and_si256(_mm256_cvtepi32_epi64(nm),
+            _mm256_sub_epi64(log2_q11(log2_table, total), log2_q11(log2_table, noise))));
+    }
+    int64_t v[4][4];
+    _mm256_storeu_si256((__m256i *)v[0], num_non_log);
+    _mm256_storeu_si256((__m256i *)v[1], den_non_log);
+    _mm256_storeu_si256((__m256i *)v[2], num_log);
+    _mm256_storeu_si256((__m256i *)v[3], den_log);
+    for (int i = 0; i < 4; i++) {
+        sums->num_non_log += v[0][i];
+        sums->den_non_log += v[1][i];
+        sums->num_log += v[2][i];
+        sums->den_log += v[3][i];
+    }
+    for (; j < w; j++)
+        vif_add_pixel(sums, log2_table, gain_limit, h->mu1[j], h->mu2[j], h->ref_sq[j],
+                      h->dis_sq[j], h->ref_dis[j]);
+}

@@ -247,3 +247,93 @@ VIF_DECIMATE(vqx_vif_decimate_avx512)
                                  _mm512_cvtepi32_epi16(_mm512_srli_epi32(_mm512_add_epi32(b, round), 16)));
     }
 }
+
+/* vif_log2_q11_32 and _64 of 8 lanes (only the lanes of m read the table):
+ * lzcnt and the variable shift are clz and >> k; the dword at byte 2 i - 2
+ * holds table[i] in its high half (i is in [2^15, 2^16) on those lanes). */
+ALWAYS_INLINE __m256i log2_q11_32(const uint16_t *table, __m256i x, __mmask8 m)
+{
+    const __m256i k = _mm256_sub_epi32(_mm256_set1_epi32(16), _mm256_lzcnt_epi32(x));
+    const __m256i off = _mm256_sub_epi32(_mm256_slli_epi32(_mm256_srlv_epi32(x, k), 1),
+                                         _mm256_set1_epi32(2));
+    const __m256i t = _mm256_mmask_i32gather_epi32(_mm256_setzero_si256(), m, off, table, 1);
+    return _mm256_add_epi32(_mm256_srli_epi32(t, 16), _mm256_slli_epi32(k, 11));
+}
+
+ALWAYS_INLINE __m256i log2_q11_64(const uint16_t *table, __m512i x, __mmask8 m)
+{
+    const __m512i k = _mm512_sub_epi64(_mm512_set1_epi64(48), _mm512_lzcnt_epi64(x));
+    const __m512i off = _mm512_sub_epi64(_mm512_slli_epi64(_mm512_srlv_epi64(x, k), 1),
+                                         _mm512_set1_epi64(2));
+    const __m256i t = _mm512_mask_i64gather_epi32(_mm256_setzero_si256(), m, off, table, 1);
+    return _mm256_add_epi32(_mm256_srli_epi32(t, 16),
+                            _mm512_cvtepi64_epi32(_mm512_slli_epi64(k, 11)));
+}
+
+/* (uint32_t)((a * b + 2^31) >> 32) and (uint32_t)((s + 2^15) >> 16), in 64-bit lanes. */
+ALWAYS_INLINE __m512i mean_product(__m512i a, __m512i b)
+{
+    return _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epu32(a, b),
+                                              _mm512_set1_epi64(2147483648u)), 32);
+}
+
+ALWAYS_INLINE __m512i moment(const uint64_t *s, __mmask8 m)
+{
+    return _mm512_srli_epi64(_mm512_add_epi64(_mm512_maskz_loadu_epi64(m, s),
+                                              _mm512_set1_epi64(32768)), 16);
+}
+
+/* vif_add_pixel on 8 pixels a lane each: the same integer steps at the same
+ * widths (the 32-bit differences are the low halves of 64-bit ones) and
+ * the same double operations in the same order, each correctly rounded;
+ * the terms go to 64-bit lane sums under the masks of the C's branches
+ * (integer sums: their order does not matter). */
+VIF_ADD_ROW(vqx_vif_add_row_avx512)
+{
+    const double eps = 65536 * 1.0e-10;
+    const __m512d glim = _mm512_set1_pd(gain_limit);
+    const __m256i nsq = _mm256_set1_epi32(VIF_SIGMA_NSQ), zero = _mm256_setzero_si256();
+    __m512i num_non_log = _mm512_setzero_si512(), den_non_log = num_non_log;
+    __m512i num_log = num_non_log, den_log = num_non_log;
+    for (unsigned j = 0; j < w; j += 8) {
+        const __mmask8 m = (__mmask8)(w - j >= 8 ? 0xff : (1u << (w - j)) - 1);
+        const __m512i mu1 = _mm512_cvtepu32_epi64(_mm256_maskz_loadu_epi32(m, h->mu1 + j));
+        const __m512i mu2 = _mm512_cvtepu32_epi64(_mm256_maskz_loadu_epi32(m, h->mu2 + j));
+        const __m256i sigma1_sq = _mm512_cvtepi64_epi32(
+            _mm512_sub_epi64(moment(h->ref_sq + j, m), mean_product(mu1, mu1)));
+        const __m256i sigma2_sq = _mm256_max_epi32(_mm512_cvtepi64_epi32(_mm512_sub_epi64(
+                                      moment(h->dis_sq + j, m), mean_product(mu2, mu2))), zero);
+        const __m256i sigma12 = _mm512_cvtepi64_epi32(
+            _mm512_sub_epi64(moment(h->ref_dis + j, m), mean_product(mu1, mu2)));
+
+        const __mmask8 lg = _mm256_mask_cmpge_epi32_mask(m, sigma1_sq, nsq);
+        const __mmask8 non_log = m & (__mmask8)~lg;
+        num_non_log = _mm512_mask_add_epi64(num_non_log, non_log, num_non_log,
+                                            _mm512_cvtepi32_epi64(sigma2_sq));
+        den_non_log = _mm512_mask_add_epi64(den_non_log, non_log, den_non_log,
+                                            _mm512_set1_epi64(1));
+
+        const __m256i x = _mm256_add_epi32(sigma1_sq, nsq);
+        den_log = _mm512_mask_add_epi64(den_log, lg, den_log, _mm512_cvtepi32_epi64(
+            _mm256_sub_epi32(log2_q11_32(log2_table, x, lg), _mm256_set1_epi32(2048 * 17))));
+
+        const __mmask8 nm = _mm256_mask_cmpgt_epi32_mask(
+            _mm256_mask_cmpgt_epi32_mask(lg, sigma12, zero), sigma2_sq, zero);
+        const __m512d s1 = _mm512_cvtepi32_pd(sigma1_sq), s12 = _mm512_cvtepi32_pd(sigma12);
+        __m512d g = _mm512_div_pd(s12, _mm512_add_pd(s1, _mm512_set1_pd(eps)));
+        const __m256i sv_sq = _mm256_max_epi32(
+            _mm512_cvttpd_epi32(_mm512_sub_pd(_mm512_cvtepi32_pd(sigma2_sq),
+                                              _mm512_mul_pd(g, s12))), zero);
+        g = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(g, glim, _CMP_LT_OQ), glim, g);
+        const __m512i noise = _mm512_cvtepu32_epi64(_mm256_add_epi32(sv_sq, nsq));
+        const __m512i total = _mm512_add_epi64(
+            _mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_mul_pd(g, g), s1)), noise);
+        num_log = _mm512_mask_add_epi64(num_log, nm, num_log, _mm512_cvtepi32_epi64(
+            _mm256_sub_epi32(log2_q11_64(log2_table, total, nm),
+                             log2_q11_64(log2_table, noise, nm))));
+    }
+    sums->num_non_log += _mm512_reduce_add_epi64(num_non_log);
+    sums->den_non_log += _mm512_reduce_add_epi64(den_non_log);
+    sums->den_log += _mm512_reduce_add_epi64(den_log);
+    sums->num_log += _mm512_reduce_add_epi64(num_log);
+}

@@ -7,6 +7,8 @@
  * alternating 0/peak and random extremes. Outputs are compared with their
  * margins, which both sides start equal: a write outside the row differs.
  */
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -342,6 +344,148 @@ static bool check_decimate_one(VifDecimateFn ref, VifDecimateFn new, const char 
     return ok;
 }
 
+/* ---- the information terms ---- */
+
+/* Rows for add_row: "statistics" builds the inputs from chosen sigmas
+ * (below, at and above the noise floor, negative, zero, up to INT32_MAX,
+ * covariances of either sign, some past Cauchy-Schwarz so that the residual
+ * goes negative or out of int32 range); "high gain" puts g around the gain
+ * limit; "raw words" are random 32- and 64-bit words (wrapping sums);
+ * "extremes" each field 0 or the largest the horizontal pass makes. */
+enum TermsContent { T_STATS, T_GAIN, T_RAW, T_ZERO, T_EXTREMES, N_TERMS };
+static const char *const terms_name[N_TERMS] = { "statistics", "high gain", "raw words", "zero",
+                                                 "extremes" };
+
+static uint64_t rand64(void)
+{
+    return (uint64_t)checkasm_rand() << 32 | checkasm_rand();
+}
+
+/* A sigma of one of the classes above. */
+static int32_t pick_sigma(void)
+{
+    static const int32_t special[] = { 0, 1, -1, VIF_SIGMA_NSQ - 1, VIF_SIGMA_NSQ,
+                                       VIF_SIGMA_NSQ + 1, INT32_MAX, INT32_MIN,
+                                       INT32_MAX - VIF_SIGMA_NSQ, INT32_MAX - VIF_SIGMA_NSQ + 1 };
+    const uint32_t r = checkasm_rand();
+    switch (r % 8) {
+    case 0: return special[(r >> 3) % (sizeof(special) / sizeof(special[0]))];
+    case 1: return -(int32_t)(checkasm_rand() % (1u << 20));
+    case 2: return (int32_t)(checkasm_rand() % VIF_SIGMA_NSQ);
+    default: return (int32_t)(checkasm_rand() >> 1 >> (checkasm_rand() % 31));
+    }
+}
+
+/* A second moment whose rounded, truncated value is x, with the rounding
+ * bits and bits above 48 random (wrapping below 0 when x is 0). */
+static uint64_t moment_of(uint32_t x)
+{
+    return ((uint64_t)x << 16) + (checkasm_rand() & 0xffff) - 32768 +
+           ((uint64_t)(checkasm_rand() & 1 ? checkasm_rand() & 0xffff : 0) << 48);
+}
+
+static uint32_t mean_sq(uint32_t a, uint32_t b)
+{
+    return (uint32_t)(((uint64_t)a * b + 2147483648u) >> 32);
+}
+
+static void terms_fill(const VifRow *r, unsigned w, enum TermsContent c, double gain_limit)
+{
+    const uint32_t mu_max = 65535u * 65536u;
+    const uint64_t sq_max = 65536 * (uint64_t)UINT32_MAX;
+    for (unsigned j = 0; j < w; j++) {
+        uint32_t mu1 = checkasm_rand() % (mu_max + 1), mu2 = checkasm_rand() % (mu_max + 1);
+        if (c == T_RAW) {
+            r->mu1[j] = checkasm_rand();
+            r->mu2[j] = checkasm_rand();
+            r->ref_sq[j] = rand64();
+            r->dis_sq[j] = rand64();
+            r->ref_dis[j] = rand64();
+            continue;
+        }
+        if (c == T_ZERO || c == T_EXTREMES) {
+            const bool e = c == T_EXTREMES;
+            r->mu1[j] = e && checkasm_rand() & 1 ? mu_max : 0;
+            r->mu2[j] = e && checkasm_rand() & 1 ? mu_max : 0;
+            r->ref_sq[j] = e && checkasm_rand() & 1 ? sq_max : 0;
+            r->dis_sq[j] = e && checkasm_rand() & 1 ? sq_max : 0;
+            r->ref_dis[j] = e && checkasm_rand() & 1 ? sq_max : 0;
+            continue;
+        }
+        int32_t s1 = pick_sigma(), s2 = pick_sigma(), s12 = pick_sigma();
+        if (c == T_GAIN) {
+            /* g = s12 / s1 from 0.5 to 2 times the limit; s2 from 0 to 2 g s12 */
+            s1 = VIF_SIGMA_NSQ + (int32_t)(checkasm_rand() % (1u << (checkasm_rand() % 24)));
+            const double g = gain_limit * (0.5 + 1.5 * (checkasm_rand() / 4294967296.0));
+            const double v12 = g * s1, v2 = 2 * g * v12 * (checkasm_rand() / 4294967296.0);
+            s12 = v12 < INT32_MAX ? (int32_t)v12 : INT32_MAX;
+            s2 = v2 < INT32_MAX ? (int32_t)v2 : INT32_MAX;
+        } else if (checkasm_rand() & 1 && s1 > 0 && s2 > 0) {
+            /* a covariance near the Cauchy-Schwarz bound, or just past it */
+            const double v = (0.9 + 0.2 * (checkasm_rand() / 4294967296.0)) *
+                             sqrt((double)s1 * s2);
+            s12 = v < INT32_MAX ? (int32_t)v : INT32_MAX;
+        }
+        r->mu1[j] = mu1;
+        r->mu2[j] = mu2;
+        r->ref_sq[j] = moment_of(mean_sq(mu1, mu1) + (uint32_t)s1);
+        r->dis_sq[j] = moment_of(mean_sq(mu2, mu2) + (uint32_t)s2);
+        r->ref_dis[j] = moment_of(mean_sq(mu1, mu2) + (uint32_t)s12);
+    }
+}
+
+/* The table of vif.c (libvmaf's log_generate()), other entries poisoned. */
+static uint16_t log2_table[65536];
+
+static void log2_table_init(void)
+{
+    for (unsigned i = 0; i < 65536; i++)
+        log2_table[i] = i < 32767 ? (uint16_t)checkasm_rand()
+                                  : (uint16_t)round(log2f((float)i) * 2048.0f);
+}
+
+static bool check_add_row_one(VifAddRowFn ref, VifAddRowFn new, const char *func,
+                              const char *isa, unsigned w, enum TermsContent c)
+{
+    /* exact-size arrays: a read past the row shows under the sanitizers */
+    uint32_t *mu1 = malloc(w * 4), *mu2 = malloc(w * 4);
+    uint64_t *rr = malloc(w * 8), *dd = malloc(w * 8), *rd = malloc(w * 8);
+    if (!mu1 || !mu2 || !rr || !dd || !rd) {
+        fprintf(stderr, "checkasm: out of memory\n");
+        exit(2);
+    }
+    const VifRow r = { mu1, mu2, rr, dd, rd };
+    const double limits[] = { 100.0, 1.0, 1.0 + 99.0 * (checkasm_rand() / 4294967296.0) };
+    bool ok = true;
+    for (unsigned li = 0; li < 3 && ok; li++) {
+        for (unsigned rep = 0; rep < 4 && ok; rep++) {
+            terms_fill(&r, w, c, limits[li]);
+            VifSums a = { (int32_t)checkasm_rand(), (int32_t)checkasm_rand(),
+                          (int32_t)checkasm_rand(), (int32_t)checkasm_rand() };
+            VifSums b = a;
+            ref(&r, w, log2_table, limits[li], &a);
+            new(&r, w, log2_table, limits[li], &b);
+            static const char *const field[4] = { "num_log", "den_log", "num_non_log",
+                                                  "den_non_log" };
+            const int64_t va[4] = { a.num_log, a.den_log, a.num_non_log, a.den_non_log };
+            const int64_t vb[4] = { b.num_log, b.den_log, b.num_non_log, b.den_non_log };
+            for (int i = 0; i < 4 && ok; i++) {
+                if (va[i] == vb[i]) continue;
+                checkasm_fail(func, isa, "width %u, %s, gain limit %.17g, %s: c %lld, simd %lld",
+                              w, terms_name[c], limits[li], field[i], (long long)va[i],
+                              (long long)vb[i]);
+                ok = false;
+            }
+        }
+    }
+    free(mu1);
+    free(mu2);
+    free(rr);
+    free(dd);
+    free(rd);
+    return ok;
+}
+
 /* ---- bench: median ns per call over rows of a 1080p frame ---- */
 
 #define BENCH_RUNS 31
@@ -353,7 +497,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 typedef struct BenchCase {
-    int kind; /* 0 stats, 1 means, 2 horizontal, 3 decimate */
+    int kind; /* 0 stats, 1 means, 2 horizontal, 3 decimate, 4 add_row */
     unsigned index, bpc, scale;
 } BenchCase;
 
@@ -371,6 +515,9 @@ static double bench_one(const VifDSPContext *d, BenchCase bc)
     const VifFilter *f = &vqx_vif_filters[bc.scale];
     const VifShifts sh = vqx_vif_shifts(bc.scale, bc.bpc);
     const unsigned shift = bc.index == 0 ? bc.bpc : 16;
+    /* every pixel through the gain and both logs, as on textured content */
+    if (bc.kind == 4) terms_fill(&row.r, w, T_GAIN, 1.0);
+    VifSums sums = { 0 };
     double t[BENCH_RUNS];
     for (unsigned run = 0; run < BENCH_RUNS; run++) {
         const double t0 = checkasm_now_ns();
@@ -380,7 +527,8 @@ static double bench_one(const VifDSPContext *d, BenchCase bc)
             case 1: d->columns_means[bc.index](&pl.p, i, f, shift, 1u << (shift - 1), cols.c.mu1,
                                                cols.c.mu2); break;
             case 2: d->horizontal(&cols.c, w, f, &row.r); break;
-            default: d->decimate(cols.c.mu1, cols.c.mu2, w / 2, f, o[0], o[1]); break;
+            case 3: d->decimate(cols.c.mu1, cols.c.mu2, w / 2, f, o[0], o[1]); break;
+            default: d->add_row(&row.r, w, log2_table, 100.0, &sums); break;
             }
         }
         t[run] = (checkasm_now_ns() - t0) / h;
@@ -398,7 +546,8 @@ static void bench_vif(const VifDSPContext *c, const VifDSPContext *n, const char
                       const char *isa, BenchCase bc)
 {
     char what[64];
-    if (bc.index) snprintf(what, sizeof(what), "scale %u", bc.scale);
+    if (bc.kind == 4) snprintf(what, sizeof(what), "high gain");
+    else if (bc.index) snprintf(what, sizeof(what), "scale %u", bc.scale);
     else snprintf(what, sizeof(what), "%u-bit scale %u", bc.bpc, bc.scale);
     const double tc = bench_one(c, bc), tn = bench_one(n, bc);
     checkasm_report_bench(func, isa, what, tc, tn);
@@ -465,9 +614,15 @@ void checkasm_check_vif(const CheckasmLevel *level)
                 bench_vif(&c, &n, "decimate", isa, (BenchCase){ 3, 0, 8, 1 });
         }
         if (n.add_row != below.add_row) {
-            /* no SIMD add_row exists: a new one must get a check here first */
-            checkasm_fail("add_row", isa, "entry has no check");
-            checkasm_checked("add_row", isa, false);
+            log2_table_init();
+            bool ok = true;
+            for (unsigned wi = 0; wi < N_WIDTHS && ok; wi++)
+                for (int ct = 0; ct < N_TERMS && ok; ct++)
+                    ok = check_add_row_one(c.add_row, n.add_row, "add_row", isa, width_at(wi),
+                                           (enum TermsContent)ct);
+            checkasm_checked("add_row", isa, ok);
+            if (ok && checkasm_benching())
+                bench_vif(&c, &n, "add_row", isa, (BenchCase){ 4, 0, 8, 0 });
         }
     }
 }
