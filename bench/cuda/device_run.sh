@@ -117,8 +117,9 @@ if [[ $stages == *" cli "* ]]; then
     # frames against the CPU backend's; libvmaf's CUDA CLI on the same files when LIBVMAF_CLI
     # names it (built by hand outside the repo).
     VMAF=${LIBVMAF_CLI:-}
-    for geo in ${CLI_CASES:-"1920 1080 8 1200 vmaf_v0.6.1" "3840 2160 8 600 vmaf_v0.6.1" \
-                           "3840 2160 10 600 vmaf_v0.6.1" "3840 2160 8 600 vmaf_v1.0.16_3d0h"}; do
+    # CLI_CASES: "W H BPC FRAMES MODEL;..."
+    IFS=';' read -ra cases <<< "${CLI_CASES:-1920 1080 8 1200 vmaf_v0.6.1;3840 2160 8 600 vmaf_v0.6.1;3840 2160 10 600 vmaf_v0.6.1;3840 2160 8 600 vmaf_v1.0.16_3d0h}"
+    for geo in "${cases[@]}"; do
         set -- $geo
         $B y4m /dev/shm/ref.y4m $1 $2 $3 $4 ref && $B y4m /dev/shm/dis.y4m $1 $2 $3 $4 dis
         t0=$EPOCHREALTIME; cat /dev/shm/ref.y4m /dev/shm/dis.y4m > /dev/null; t1=$EPOCHREALTIME
