@@ -10,46 +10,12 @@ through a model and on the CUDA backend where a device is present.
 
 Usage: cli_model_options_test.py VQX SAMPLES_DIR
 """
-import json
 import os
-import subprocess
 import sys
 
-VQX = sys.argv[1]
-SAMPLES = sys.argv[2]
-PAIR = ["-r", os.path.join(SAMPLES, "city_ref_320x180.y4m"),
-        "-d", os.path.join(SAMPLES, "city_x264_100k_320x180.y4m"), "--frame_cnt", "2", "-q"]
-
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}")
-
-
-def run(*args):
-    return subprocess.run([VQX, *PAIR, *args], capture_output=True, text=True, errors="replace")
-
-
-def frames(*args):
-    """Per-frame metrics of a JSON run on stdout, or None; and the process."""
-    p = run("--json", "-o", "-", "--precision", "max", *args)
-    if p.returncode:
-        return None, p
-    return [f["metrics"] for f in json.loads(p.stdout)["frames"]], p
-
-
-def refused(args, *needles):
-    p = run("--json", "-o", os.devnull, *args)
-    check(p.returncode == 2, f"{args}: exit {p.returncode}, want 2 ({p.stderr.strip()})")
-    for n in needles:
-        check(n in p.stderr, f"{args}: message {p.stderr.strip()!r} lacks {n!r}")
-
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import check, finish, frames, refused, run_pair as run  # noqa: E402
 
 # ---- overrides by name or alias replace the model's value ----
 neg, p = frames("-m", "version=vmaf_v0.6.1neg")
@@ -108,5 +74,4 @@ if p.returncode == 0:
 else:
     print(f"(no CUDA run: {p.stderr.strip()})")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

@@ -5,46 +5,17 @@ what is accepted; -0 is 0 (same keys, same values); subnormals are numbers.
 
 Usage: cli_options_test.py VQX SAMPLES_DIR
 """
-import json
 import os
-import subprocess
 import sys
 
-VQX = sys.argv[1]
-SAMPLES = sys.argv[2]
-PAIR = ["-r", os.path.join(SAMPLES, "city_ref_320x180.y4m"),
-        "-d", os.path.join(SAMPLES, "city_x264_100k_320x180.y4m"), "--frame_cnt", "2", "-q"]
-
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}")
-
-
-def run(*args):
-    return subprocess.run([VQX, *PAIR, *args], capture_output=True, text=True, errors="replace")
-
-
-def frames(*args):
-    """Per-frame metrics of a JSON run on stdout, or None."""
-    p = run("--json", "-o", "-", "--precision", "max", *args)
-    if p.returncode:
-        return None, p
-    return [f["metrics"] for f in json.loads(p.stdout)["frames"]], p
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cli_common  # noqa: E402
+from cli_common import check, finish, frames  # noqa: E402
 
 
 def refused(feature, *needles, model=None):
-    args = ["-m", model] if model else ["-n", "--feature", feature]
-    p = run("--json", "-o", os.devnull, *args)
-    check(p.returncode == 2, f"{args}: exit {p.returncode}, want 2 ({p.stderr.strip()})")
-    for n in needles:
-        check(n in p.stderr, f"{args}: message {p.stderr.strip()!r} lacks {n!r}")
+    cli_common.refused(["-m", model] if model else ["-n", "--feature", feature], *needles)
 
 
 # duplicate keys, also a name and its alias (through a model: cli_model_options_test.py)
@@ -95,5 +66,4 @@ for feature, opt in [("float_vif", "vif_sigma_nsq"), ("adm", "adm_noise_weight")
         check(a is not None and all(v is not None for f in a for v in f.values()),
               f"{feature} {opt}={neg}: a value is not finite: {a}")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

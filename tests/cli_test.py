@@ -22,30 +22,11 @@ import threading
 import time
 import xml.etree.ElementTree as ET
 
-VQX = sys.argv[1]
-SAMPLES = sys.argv[2]
-REF = os.path.join(SAMPLES, "city_ref_320x180.y4m")
-DIS = os.path.join(SAMPLES, "city_x264_100k_320x180.y4m")
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import DIS, REF, VQX, check, finish, run  # noqa: E402
+
 TMP = tempfile.mkdtemp(prefix="vqx-cli-")
-
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}")
-
-
-def run(*args, preexec_fn=None, stdin=None, input=None, env=None):
-    """A run of vqx; `input`: bytes for its standard input (a pipe); `env`: variables added."""
-    p = subprocess.run([VQX, *args], capture_output=True, preexec_fn=preexec_fn, stdin=stdin,
-                       input=input, env=None if env is None else {**os.environ, **env})
-    p.stdout, p.stderr = p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
-    return p
 
 
 def tmp(name):
@@ -707,5 +688,4 @@ for mask in ("0", "8", "63"):
 check(runs["0"] and runs["0"] == runs["8"] == runs["63"], "--cpumask 0, 8 and 63 give the same per-frame values")
 bad(["-r", REF, "-d", DIS, "--cpumask", "64"], 2, "invalid cpumask '64'", "a cpumask above 63")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

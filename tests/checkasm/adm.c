@@ -36,61 +36,21 @@ static int32_t value(enum Content c, unsigned bits, int32_t usual, unsigned x)
     }
 }
 
-typedef struct Buf {
-    void *mem;
-    uint8_t *p;
-} Buf;
-
-static Buf buf_alloc(size_t bytes, unsigned offset)
-{
-    Buf b = { aligned_alloc(64, (bytes + offset + 63) & ~(size_t)63), NULL };
-    if (!b.mem) {
-        fprintf(stderr, "checkasm: out of memory\n");
-        exit(2);
-    }
-    b.p = (uint8_t *)b.mem + offset;
-    return b;
-}
-
-static const unsigned big_widths[] = { 127, 128, 129, 255, 513, 1000, 1921 };
-#define N_WIDTHS (70 + sizeof(big_widths) / sizeof(big_widths[0]))
-
-static int width_at(unsigned i)
-{
-    return i < 70 ? (int)i + 1 : (int)big_widths[i - 70];
-}
+#define N_WIDTHS CHECKASM_N_WIDTHS(1)
 
 /* Canary elements on either side of a row. */
 #define MARGIN 20
 
-/* A row of w elements of `size` bytes, with margins of canaries, random
- * alignment; returns element 0. */
-static void *row_alloc(Buf *b, int w, unsigned size)
+static void *row_alloc(CheckasmBuf *b, int w, unsigned size)
 {
-    const size_t bytes = (size_t)(w + 2 * MARGIN) * size;
-    *b = buf_alloc(bytes, size * (checkasm_rand() % (64 / size)));
-    memset(b->p, 0xcd, bytes);
-    return b->p + MARGIN * size;
+    return checkasm_row_alloc(b, (size_t)w, size, MARGIN);
 }
 
 static bool compare(const char *func, const char *isa, const char *array, const void *ref,
                     const void *new, int w, unsigned size, const char *where)
 {
-    for (long i = -MARGIN; i < w + MARGIN; i++) {
-        int32_t x, y;
-        if (size == 2) {
-            x = ((const int16_t *)ref)[i];
-            y = ((const int16_t *)new)[i];
-        } else {
-            x = ((const int32_t *)ref)[i];
-            y = ((const int32_t *)new)[i];
-        }
-        if (x == y) continue;
-        checkasm_fail(func, isa, "%s, %s[%ld]: c %d, simd %d%s", where, array, i, x, y,
-                      i < 0 || i >= w ? " (outside the row)" : "");
-        return false;
-    }
-    return true;
+    return checkasm_compare(func, isa, array, size == 2 ? CHECKASM_I16 : CHECKASM_I32, ref, new,
+                            w, MARGIN, where);
 }
 
 /* Rounding of a pass: level 0 at each depth, then levels 1 to 3 (adm.c). */
@@ -101,7 +61,6 @@ typedef struct Rounding {
 
 static const Rounding vertical_32_rounding[3] = { { 0, 0 }, { 32768, 16 }, { 32768, 16 } };
 static const Rounding horizontal_32_rounding[3] = { { 16384, 15 }, { 32768, 16 }, { 16384, 15 } };
-static const unsigned all_bpc[] = { 8, 9, 10, 12, 16 };
 
 /* Usual magnitude of the input of a pass. */
 #define USUAL_16 32767
@@ -112,7 +71,7 @@ static bool check_vertical(const AdmDSPContext *c, const AdmDSPContext *n, bool 
                            Rounding r, const char *what)
 {
     const unsigned size = wide ? 4 : 2, bits = 8 * size;
-    Buf in[4], out[4];
+    CheckasmBuf in[4], out[4];
     void *src[4], *o[4];
     for (int k = 0; k < 4; k++) {
         src[k] = row_alloc(&in[k], w, size);
@@ -147,7 +106,7 @@ static bool check_horizontal(const AdmDSPContext *c, const AdmDSPContext *n, boo
 {
     const unsigned size = wide ? 4 : 2, bits = 8 * size;
     const int n_out = (w + 1) / 2;
-    Buf in[2], out[8];
+    CheckasmBuf in[2], out[8];
     void *src[2], *o[8];
     for (int k = 0; k < 2; k++) {
         src[k] = row_alloc(&in[k], w, size);
@@ -186,47 +145,40 @@ static bool check_pass(const AdmDSPContext *c, const AdmDSPContext *n, CheckFn c
                        const char *func, const char *isa, bool vertical)
 {
     bool ok = true;
-    for (unsigned ri = 0; ri < (wide ? 3 : sizeof(all_bpc) / sizeof(all_bpc[0])) && ok; ri++) {
+    for (unsigned ri = 0; ri < (wide ? 3 : CHECKASM_N_BPC) && ok; ri++) {
         Rounding r;
         char what[32];
         if (wide) {
             r = (vertical ? vertical_32_rounding : horizontal_32_rounding)[ri];
             snprintf(what, sizeof(what), "level %u", ri + 1);
         } else {
-            r = vertical ? (Rounding){ 1 << (all_bpc[ri] - 1), all_bpc[ri] }
+            r = vertical ? (Rounding){ 1 << (checkasm_bpc[ri] - 1), checkasm_bpc[ri] }
                          : (Rounding){ 32768, 16 };
-            snprintf(what, sizeof(what), "level 0, %u-bit", all_bpc[ri]);
+            snprintf(what, sizeof(what), "level 0, %u-bit", checkasm_bpc[ri]);
             if (!vertical && ri) break; /* one rounding */
         }
         for (unsigned wi = 0; wi < N_WIDTHS && ok; wi++)
             for (int ct = 0; ct < N_CONTENT && ok; ct++)
-                ok = check(c, n, wide, func, isa, width_at(wi), (enum Content)ct, r, what);
+                ok = check(c, n, wide, func, isa, (int)checkasm_width(wi, 1), (enum Content)ct, r,
+                           what);
     }
     return ok;
 }
 
 /* ---- bench: median ns per 1920-column row ---- */
 
-#define BENCH_RUNS 31
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double bench_one(const AdmDSPContext *d, int kind)
 {
     const int w = 1920, reps = 32;
-    Buf in[4], out[4];
+    CheckasmBuf in[4], out[4];
     void *src[4], *o[4];
     for (int k = 0; k < 4; k++) {
         src[k] = row_alloc(&in[k], w + 2, 4);
         for (int x = -1; x < w + 2; x++) ((int32_t *)src[k])[x] = (int32_t)(checkasm_rand() & 0x3fff);
         o[k] = row_alloc(&out[k], w, 4);
     }
-    double t[BENCH_RUNS];
-    for (unsigned run = 0; run < BENCH_RUNS; run++) {
+    double t[CHECKASM_BENCH_RUNS];
+    for (unsigned run = 0; run < CHECKASM_BENCH_RUNS; run++) {
         const double t0 = checkasm_now_ns();
         for (int i = 0; i < reps; i++) {
             switch (kind) {
@@ -241,12 +193,11 @@ static double bench_one(const AdmDSPContext *d, int kind)
         }
         t[run] = (checkasm_now_ns() - t0) / reps;
     }
-    qsort(t, BENCH_RUNS, sizeof(t[0]), cmp_double);
     for (int k = 0; k < 4; k++) {
         free(in[k].mem);
         free(out[k].mem);
     }
-    return t[BENCH_RUNS / 2];
+    return checkasm_median(t, CHECKASM_BENCH_RUNS);
 }
 
 void checkasm_check_adm(const CheckasmLevel *level)

@@ -61,6 +61,88 @@ double checkasm_now_ns(void)
     return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+static void *allocated(void *p)
+{
+    if (!p) {
+        fprintf(stderr, "checkasm: out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+void *checkasm_malloc(size_t bytes)
+{
+    return allocated(malloc(bytes));
+}
+
+CheckasmBuf checkasm_buf_alloc(size_t bytes, unsigned offset)
+{
+    CheckasmBuf b = { allocated(aligned_alloc(64, (bytes + offset + 63) & ~(size_t)63)), NULL };
+    b.p = (uint8_t *)b.mem + offset;
+    return b;
+}
+
+void *checkasm_row_alloc(CheckasmBuf *b, size_t w, unsigned size, unsigned margin)
+{
+    const size_t bytes = (w + 2 * (size_t)margin) * size;
+    *b = checkasm_buf_alloc(bytes, size * (checkasm_rand() % (64 / size)));
+    memset(b->p, 0xcd, bytes);
+    return b->p + (size_t)margin * size;
+}
+
+static const unsigned big_widths[7] = { 127, 128, 129, 255, 513, 1000, 1921 };
+
+unsigned checkasm_width(unsigned i, unsigned first)
+{
+    const unsigned n_small = 71 - first;
+    return i < n_small ? i + first : big_widths[i - n_small];
+}
+
+const unsigned checkasm_bpc[CHECKASM_N_BPC] = { 8, 9, 10, 12, 16 };
+
+static int64_t element(CheckasmType type, const void *a, long i, bool *is_signed)
+{
+    *is_signed = type == CHECKASM_I16 || type == CHECKASM_I32;
+    switch (type) {
+    case CHECKASM_I16: return ((const int16_t *)a)[i];
+    case CHECKASM_U16: return ((const uint16_t *)a)[i];
+    case CHECKASM_I32: return ((const int32_t *)a)[i];
+    case CHECKASM_U32: return ((const uint32_t *)a)[i];
+    default: return (int64_t)((const uint64_t *)a)[i];
+    }
+}
+
+bool checkasm_compare(const char *func, const char *isa, const char *array, CheckasmType type,
+                      const void *ref, const void *new, long w, long margin, const char *where)
+{
+    for (long i = -margin; i < w + margin; i++) {
+        bool is_signed;
+        const int64_t x = element(type, ref, i, &is_signed), y = element(type, new, i, &is_signed);
+        if (x == y) continue;
+        const char *outside = i < 0 || i >= w ? " (outside the row)" : "";
+        if (is_signed)
+            checkasm_fail(func, isa, "%s, %s[%ld]: c %lld, simd %lld%s", where, array, i,
+                          (long long)x, (long long)y, outside);
+        else
+            checkasm_fail(func, isa, "%s, %s[%ld]: c %llu, simd %llu%s", where, array, i,
+                          (unsigned long long)x, (unsigned long long)y, outside);
+        return false;
+    }
+    return true;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double checkasm_median(double *t, unsigned n)
+{
+    qsort(t, n, sizeof(t[0]), cmp_double);
+    return t[n / 2];
+}
+
 /* libvmaf's cpumask semantics: a set bit removes that flag, each on its own. */
 static bool check_cpumask(unsigned detected)
 {

@@ -32,38 +32,13 @@ static unsigned value(enum Content c, unsigned peak, unsigned which, unsigned x,
     }
 }
 
-typedef struct Buf {
-    void *mem;
-    uint8_t *p;
-} Buf;
-
-/* `bytes` starting `offset` bytes past a 64-byte boundary. */
-static Buf buf_alloc(size_t bytes, unsigned offset)
-{
-    Buf b = { aligned_alloc(64, (bytes + offset + 63) & ~(size_t)63), NULL };
-    if (!b.mem) {
-        fprintf(stderr, "checkasm: out of memory\n");
-        exit(2);
-    }
-    b.p = (uint8_t *)b.mem + offset;
-    return b;
-}
-
-static const unsigned big_widths[] = { 127, 128, 129, 255, 513, 1000, 1921 };
-#define N_WIDTHS (68 + sizeof(big_widths) / sizeof(big_widths[0]))
-
-static unsigned width_at(unsigned i)
-{
-    return i < 68 ? i + 3 : big_widths[i - 68];
-}
-
-static const unsigned all_bpc[] = { 8, 9, 10, 12, 16 };
+#define N_WIDTHS CHECKASM_N_WIDTHS(3)
 
 /* Canary words on either side of a row of mid. */
 #define MARGIN (VQX_MOTION_RADIUS + 14)
 
 typedef struct Planes {
-    Buf b[2];
+    CheckasmBuf b[2];
     ptrdiff_t stride;
 } Planes;
 
@@ -73,7 +48,8 @@ static Planes planes_make(unsigned w, unsigned h, unsigned bpc, enum Content c)
     const unsigned bytes = bpc == 8 ? 1 : 2, peak = (1u << bpc) - 1;
     s.stride = (ptrdiff_t)(w + checkasm_rand() % 40) * bytes;
     for (unsigned i = 0; i < 2; i++) {
-        s.b[i] = buf_alloc((size_t)s.stride * h, (1 + checkasm_rand() % 63) & ~(bytes - 1));
+        s.b[i] = checkasm_buf_alloc((size_t)s.stride * h,
+                                    (1 + checkasm_rand() % 63) & ~(bytes - 1));
         memset(s.b[i].p, 0xa5, (size_t)s.stride * h);
         for (unsigned y = 0; y < h; y++) {
             for (unsigned x = 0; x < w; x++) {
@@ -86,23 +62,15 @@ static Planes planes_make(unsigned w, unsigned h, unsigned bpc, enum Content c)
     return s;
 }
 
-static int32_t *row_alloc(Buf *b, unsigned w)
+static int32_t *row_alloc(CheckasmBuf *b, unsigned w)
 {
-    *b = buf_alloc((w + 2 * MARGIN) * 4, 4 * (checkasm_rand() % 16));
-    memset(b->p, 0xcd, (w + 2 * MARGIN) * 4);
-    return (int32_t *)b->p + MARGIN;
+    return checkasm_row_alloc(b, w, 4, MARGIN);
 }
 
 static bool compare_row(const char *func, const char *isa, const int32_t *ref,
                         const int32_t *new, unsigned w, const char *where)
 {
-    for (long i = -MARGIN; i < (long)w + MARGIN; i++) {
-        if (ref[i] == new[i]) continue;
-        checkasm_fail(func, isa, "%s, mid[%ld]: c %d, simd %d%s", where, i, ref[i], new[i],
-                      i < 0 || i >= (long)w ? " (outside the row)" : "");
-        return false;
-    }
-    return true;
+    return checkasm_compare(func, isa, "mid", CHECKASM_I32, ref, new, w, MARGIN, where);
 }
 
 static bool check_blur_one(MotionBlurColumnsFn ref, MotionBlurColumnsFn new, const char *func,
@@ -110,7 +78,7 @@ static bool check_blur_one(MotionBlurColumnsFn ref, MotionBlurColumnsFn new, con
 {
     const unsigned h = 3 + checkasm_rand() % 8;
     Planes pl = planes_make(w, h, bpc, c);
-    Buf ba, bb;
+    CheckasmBuf ba, bb;
     int32_t *a = row_alloc(&ba, w), *b = row_alloc(&bb, w);
     bool ok = true;
     for (unsigned y = 0; y < h && ok; y++) {
@@ -151,7 +119,7 @@ static int32_t row_value(enum RowContent c, unsigned x)
 static bool check_row_sad_one(MotionRowSadFn ref, MotionRowSadFn new, const char *isa,
                               unsigned w, enum RowContent c)
 {
-    Buf ba, bb;
+    CheckasmBuf ba, bb;
     int32_t *a = row_alloc(&ba, w), *b = row_alloc(&bb, w);
     for (unsigned x = 0; x < w; x++) a[x] = b[x] = row_value(c, x);
     const uint32_t ra = ref(a, w), rb = new(b, w);
@@ -169,24 +137,16 @@ static bool check_row_sad_one(MotionRowSadFn ref, MotionRowSadFn new, const char
 
 /* ---- bench: median ns per 1920-column row ---- */
 
-#define BENCH_RUNS 31
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double bench_one(const MotionDSPContext *d, unsigned bpc, bool row_pass)
 {
     const unsigned w = 1920, h = 32;
     Planes pl = planes_make(w, h, bpc, RANDOM);
-    Buf bm;
+    CheckasmBuf bm;
     int32_t *mid = row_alloc(&bm, w);
-    double t[BENCH_RUNS];
+    double t[CHECKASM_BENCH_RUNS];
     volatile uint32_t sink = 0;
     d->blur_columns(pl.b[0].p, pl.stride, pl.b[1].p, pl.stride, 0, w, h, bpc, mid);
-    for (unsigned run = 0; run < BENCH_RUNS; run++) {
+    for (unsigned run = 0; run < CHECKASM_BENCH_RUNS; run++) {
         const double t0 = checkasm_now_ns();
         for (unsigned y = 0; y < h; y++) {
             if (row_pass) sink += d->row_sad(mid, w);
@@ -196,18 +156,17 @@ static double bench_one(const MotionDSPContext *d, unsigned bpc, bool row_pass)
         t[run] = (checkasm_now_ns() - t0) / h;
     }
     (void)sink;
-    qsort(t, BENCH_RUNS, sizeof(t[0]), cmp_double);
     free(bm.mem);
     free(pl.b[0].mem);
     free(pl.b[1].mem);
-    return t[BENCH_RUNS / 2];
+    return checkasm_median(t, CHECKASM_BENCH_RUNS);
 }
 
 void checkasm_check_motion(const CheckasmLevel *level)
 {
     const char *isa = level->isa;
-    for (unsigned bi = 0; bi < sizeof(all_bpc) / sizeof(all_bpc[0]); bi++) {
-        const unsigned bpc = all_bpc[bi];
+    for (unsigned bi = 0; bi < CHECKASM_N_BPC; bi++) {
+        const unsigned bpc = checkasm_bpc[bi];
         MotionDSPContext c, below, n;
         vqx_motion_dsp_init(&c, bpc, 0);
         vqx_motion_dsp_init(&below, bpc, level->below);
@@ -219,7 +178,7 @@ void checkasm_check_motion(const CheckasmLevel *level)
             for (unsigned wi = 0; wi < N_WIDTHS && ok; wi++)
                 for (int ct = 0; ct < N_CONTENT && ok; ct++)
                     ok = check_blur_one(c.blur_columns, n.blur_columns, func, isa, bpc,
-                                        width_at(wi), (enum Content)ct);
+                                        checkasm_width(wi, 3), (enum Content)ct);
             checkasm_checked(func, isa, ok);
             if (ok && checkasm_benching()) {
                 snprintf(func, sizeof(func), "blur_columns");
@@ -234,7 +193,7 @@ void checkasm_check_motion(const CheckasmLevel *level)
             bool ok = true;
             for (unsigned wi = 0; wi < N_WIDTHS && ok; wi++)
                 for (int ct = 0; ct < N_ROW && ok; ct++)
-                    ok = check_row_sad_one(c.row_sad, n.row_sad, isa, width_at(wi),
+                    ok = check_row_sad_one(c.row_sad, n.row_sad, isa, checkasm_width(wi, 3),
                                            (enum RowContent)ct);
             checkasm_checked("row_sad", isa, ok);
             if (ok && checkasm_benching())

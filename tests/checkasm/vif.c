@@ -31,37 +31,14 @@ static unsigned value(enum Content c, unsigned peak, unsigned x, unsigned y)
     }
 }
 
-/* A buffer of `bytes` whose start is `offset` bytes past a 64-byte boundary. */
-typedef struct Buf {
-    void *mem;
-    uint8_t *p;
-} Buf;
-
-static Buf buf_alloc(size_t bytes, unsigned offset)
-{
-    Buf b = { aligned_alloc(64, (bytes + offset + 63) & ~(size_t)63), NULL };
-    if (!b.mem) {
-        fprintf(stderr, "checkasm: out of memory\n");
-        exit(2);
-    }
-    b.p = (uint8_t *)b.mem + offset;
-    return b;
-}
-
-static const unsigned big_widths[] = { 127, 128, 129, 255, 513, 1000, 1921 };
-#define N_WIDTHS (70 + sizeof(big_widths) / sizeof(big_widths[0]))
-
-static unsigned width_at(unsigned i)
-{
-    return i < 70 ? i + 1 : big_widths[i - 70];
-}
+#define N_WIDTHS CHECKASM_N_WIDTHS(1)
 
 /* ---- the vertical passes ---- */
 
 /* A plane pair of w x h samples with random strides and offsets. */
 typedef struct Planes {
     VifPlane p;
-    Buf ref, dis;
+    CheckasmBuf ref, dis;
 } Planes;
 
 static Planes planes_make(unsigned w, unsigned h, unsigned bytes, unsigned bits, enum Content c)
@@ -70,8 +47,8 @@ static Planes planes_make(unsigned w, unsigned h, unsigned bytes, unsigned bits,
     const unsigned peak = (1u << bits) - 1;
     const ptrdiff_t stride = (ptrdiff_t)(w + checkasm_rand() % 40) * bytes;
     const unsigned align = bytes == 1 ? 1 : 2;
-    s.ref = buf_alloc((size_t)stride * h, (1 + checkasm_rand() % 63) & ~(align - 1));
-    s.dis = buf_alloc((size_t)stride * h, (1 + checkasm_rand() % 63) & ~(align - 1));
+    s.ref = checkasm_buf_alloc((size_t)stride * h, (1 + checkasm_rand() % 63) & ~(align - 1));
+    s.dis = checkasm_buf_alloc((size_t)stride * h, (1 + checkasm_rand() % 63) & ~(align - 1));
     memset(s.ref.p, 0xa5, (size_t)stride * h);
     memset(s.dis.p, 0x5a, (size_t)stride * h);
     for (unsigned y = 0; y < h; y++) {
@@ -100,8 +77,8 @@ static void planes_free(Planes *s)
 #define MARGIN (VIF_MAX_HALF + 8)
 
 typedef struct Cols {
-    Buf b[5];
-    Buf scratch[3];
+    CheckasmBuf b[5];
+    CheckasmBuf scratch[3];
     VifColumns c;
     unsigned w;
 } Cols;
@@ -110,13 +87,9 @@ static void cols_make(Cols *s, unsigned w)
 {
     s->w = w;
     uint32_t **arr[5] = { &s->c.mu1, &s->c.mu2, &s->c.ref_sq, &s->c.dis_sq, &s->c.ref_dis };
-    for (int i = 0; i < 5; i++) {
-        s->b[i] = buf_alloc((w + 2 * MARGIN) * 4, 4 * (checkasm_rand() % 16));
-        memset(s->b[i].p, 0xcd, (w + 2 * MARGIN) * 4);
-        *arr[i] = (uint32_t *)s->b[i].p + MARGIN;
-    }
+    for (int i = 0; i < 5; i++) *arr[i] = checkasm_row_alloc(&s->b[i], w, 4, MARGIN);
     for (int i = 0; i < 3; i++) {
-        s->scratch[i] = buf_alloc(w * 8, 0);
+        s->scratch[i] = checkasm_buf_alloc(w * 8, 0);
         s->c.scratch[i] = s->scratch[i].p;
     }
 }
@@ -127,22 +100,24 @@ static void cols_free(Cols *s)
     for (int i = 0; i < 3; i++) free(s->scratch[i].mem);
 }
 
-/* First index in [from, to) where a and b differ, or -1. */
-static long first_diff32(const uint32_t *a, const uint32_t *b, long from, long to)
-{
-    for (long i = from; i < to; i++)
-        if (a[i] != b[i]) return i;
-    return -1;
-}
-
 static bool compare32(const char *func, const char *isa, const char *array, const uint32_t *ref,
                       const uint32_t *new, unsigned w, const char *where)
 {
-    const long i = first_diff32(ref, new, -MARGIN, (long)w + MARGIN);
-    if (i < 0) return true;
-    checkasm_fail(func, isa, "%s, %s[%ld]: c %u, simd %u%s", where, array, i, ref[i], new[i],
-                  i < 0 || i >= (long)w ? " (outside the row)" : "");
-    return false;
+    return checkasm_compare(func, isa, array, CHECKASM_U32, ref, new, w, MARGIN, where);
+}
+
+/* The fields mu1, mu2, ref_sq, dis_sq and ref_dis of a VifColumns or VifRow:
+ * the means 32-bit, the second moments of type `moments`. */
+static bool compare_fields(const char *func, const char *isa, const void *const ref[5],
+                           const void *const new[5], CheckasmType moments, unsigned w,
+                           const char *where)
+{
+    static const char *const names[5] = { "mu1", "mu2", "ref_sq", "dis_sq", "ref_dis" };
+    for (int i = 0; i < 5; i++)
+        if (!checkasm_compare(func, isa, names[i], i < 2 ? CHECKASM_U32 : moments, ref[i], new[i],
+                              w, MARGIN, where))
+            return false;
+    return true;
 }
 
 /* Which entry a check is about: [1] runs 16-bit means of any value. */
@@ -150,8 +125,6 @@ typedef struct StageCase {
     unsigned index;         /* 0: scale 0 entry, 1: scales 1..3 entry */
     unsigned bpc;
 } StageCase;
-
-static const unsigned all_bpc[] = { 8, 9, 10, 12, 16 };
 
 static bool check_stats_one(VifColumnsStatsFn ref, VifColumnsStatsFn new, const char *func,
                             const char *isa, StageCase sc, unsigned w, enum Content c)
@@ -174,11 +147,11 @@ static bool check_stats_one(VifColumnsStatsFn ref, VifColumnsStatsFn new, const 
             snprintf(where, sizeof(where),
                      "%u-bit, scale %u, %ux%u, stride %td, %s, row %u", sc.bpc, scale, w, h,
                      pl.p.ref_stride, content_name[c], row);
-            ok = compare32(func, isa, "mu1", a.c.mu1, b.c.mu1, w, where) &&
-                 compare32(func, isa, "mu2", a.c.mu2, b.c.mu2, w, where) &&
-                 compare32(func, isa, "ref_sq", a.c.ref_sq, b.c.ref_sq, w, where) &&
-                 compare32(func, isa, "dis_sq", a.c.dis_sq, b.c.dis_sq, w, where) &&
-                 compare32(func, isa, "ref_dis", a.c.ref_dis, b.c.ref_dis, w, where);
+            ok = compare_fields(func, isa, (const void *const[5]){ a.c.mu1, a.c.mu2, a.c.ref_sq,
+                                                                   a.c.dis_sq, a.c.ref_dis },
+                                (const void *const[5]){ b.c.mu1, b.c.mu2, b.c.ref_sq, b.c.dis_sq,
+                                                        b.c.ref_dis },
+                                CHECKASM_U32, w, where);
         }
         cols_free(&a);
         cols_free(&b);
@@ -237,7 +210,7 @@ static void cols_fill(Cols *s, enum Content c, bool means_only)
 }
 
 typedef struct Row {
-    Buf b[5];
+    CheckasmBuf b[5];
     VifRow r;
     unsigned w;
 } Row;
@@ -245,32 +218,14 @@ typedef struct Row {
 static void row_make(Row *s, unsigned w)
 {
     s->w = w;
-    for (int i = 0; i < 5; i++) {
-        const size_t word = i < 2 ? 4 : 8;
-        s->b[i] = buf_alloc((w + 2 * MARGIN) * word, (unsigned)word * (checkasm_rand() % 8));
-        memset(s->b[i].p, 0xcd, (w + 2 * MARGIN) * word);
-    }
-    s->r = (VifRow){ (uint32_t *)s->b[0].p + MARGIN, (uint32_t *)s->b[1].p + MARGIN,
-                     (uint64_t *)s->b[2].p + MARGIN, (uint64_t *)s->b[3].p + MARGIN,
-                     (uint64_t *)s->b[4].p + MARGIN };
+    void *p[5];
+    for (int i = 0; i < 5; i++) p[i] = checkasm_row_alloc(&s->b[i], w, i < 2 ? 4 : 8, MARGIN);
+    s->r = (VifRow){ p[0], p[1], p[2], p[3], p[4] };
 }
 
 static void row_free(Row *s)
 {
     for (int i = 0; i < 5; i++) free(s->b[i].mem);
-}
-
-static bool compare64(const char *func, const char *isa, const char *array, const uint64_t *ref,
-                      const uint64_t *new, unsigned w, const char *where)
-{
-    for (long i = -MARGIN; i < (long)w + MARGIN; i++) {
-        if (ref[i] == new[i]) continue;
-        checkasm_fail(func, isa, "%s, %s[%ld]: c %llu, simd %llu%s", where, array, i,
-                      (unsigned long long)ref[i], (unsigned long long)new[i],
-                      i < 0 || i >= (long)w ? " (outside the row)" : "");
-        return false;
-    }
-    return true;
 }
 
 static bool check_horizontal_one(VifHorizontalFn ref, VifHorizontalFn new, const char *func,
@@ -290,11 +245,11 @@ static bool check_horizontal_one(VifHorizontalFn ref, VifHorizontalFn new, const
         char where[128];
         snprintf(where, sizeof(where), "filter of scale %u, width %u, %s", scale, w,
                  content_name[c]);
-        ok = compare32(func, isa, "mu1", a.r.mu1, b.r.mu1, w, where) &&
-             compare32(func, isa, "mu2", a.r.mu2, b.r.mu2, w, where) &&
-             compare64(func, isa, "ref_sq", a.r.ref_sq, b.r.ref_sq, w, where) &&
-             compare64(func, isa, "dis_sq", a.r.dis_sq, b.r.dis_sq, w, where) &&
-             compare64(func, isa, "ref_dis", a.r.ref_dis, b.r.ref_dis, w, where);
+        ok = compare_fields(func, isa, (const void *const[5]){ a.r.mu1, a.r.mu2, a.r.ref_sq,
+                                                               a.r.dis_sq, a.r.ref_dis },
+                            (const void *const[5]){ b.r.mu1, b.r.mu2, b.r.ref_sq, b.r.dis_sq,
+                                                    b.r.ref_dis },
+                            CHECKASM_U64, w, where);
         row_free(&a);
         row_free(&b);
     }
@@ -305,13 +260,7 @@ static bool check_horizontal_one(VifHorizontalFn ref, VifHorizontalFn new, const
 static bool compare16(const char *func, const char *isa, const char *array, const uint16_t *ref,
                       const uint16_t *new, unsigned w, const char *where)
 {
-    for (long i = -MARGIN; i < (long)w + MARGIN; i++) {
-        if (ref[i] == new[i]) continue;
-        checkasm_fail(func, isa, "%s, %s[%ld]: c %u, simd %u%s", where, array, i, ref[i],
-                      new[i], i < 0 || i >= (long)w ? " (outside the row)" : "");
-        return false;
-    }
-    return true;
+    return checkasm_compare(func, isa, array, CHECKASM_U16, ref, new, w, MARGIN, where);
 }
 
 static bool check_decimate_one(VifDecimateFn ref, VifDecimateFn new, const char *func,
@@ -324,13 +273,9 @@ static bool check_decimate_one(VifDecimateFn ref, VifDecimateFn new, const char 
         Cols in;
         cols_make(&in, src_w);
         cols_fill(&in, c, true);
-        Buf out[4];
-        for (int i = 0; i < 4; i++) {
-            out[i] = buf_alloc((dst_w + 2 * MARGIN) * 2, 2 * (checkasm_rand() % 32));
-            memset(out[i].p, 0xcd, (dst_w + 2 * MARGIN) * 2);
-        }
+        CheckasmBuf out[4];
         uint16_t *o[4];
-        for (int i = 0; i < 4; i++) o[i] = (uint16_t *)out[i].p + MARGIN;
+        for (int i = 0; i < 4; i++) o[i] = checkasm_row_alloc(&out[i], dst_w, 2, MARGIN);
         ref(in.c.mu1, in.c.mu2, dst_w, f, o[0], o[1]);
         new(in.c.mu1, in.c.mu2, dst_w, f, o[2], o[3]);
         char where[128];
@@ -448,12 +393,9 @@ static bool check_add_row_one(VifAddRowFn ref, VifAddRowFn new, const char *func
                               const char *isa, unsigned w, enum TermsContent c)
 {
     /* exact-size arrays: a read past the row shows under the sanitizers */
-    uint32_t *mu1 = malloc(w * 4), *mu2 = malloc(w * 4);
-    uint64_t *rr = malloc(w * 8), *dd = malloc(w * 8), *rd = malloc(w * 8);
-    if (!mu1 || !mu2 || !rr || !dd || !rd) {
-        fprintf(stderr, "checkasm: out of memory\n");
-        exit(2);
-    }
+    uint32_t *mu1 = checkasm_malloc(w * 4), *mu2 = checkasm_malloc(w * 4);
+    uint64_t *rr = checkasm_malloc(w * 8), *dd = checkasm_malloc(w * 8);
+    uint64_t *rd = checkasm_malloc(w * 8);
     const VifRow r = { mu1, mu2, rr, dd, rd };
     const double limits[] = { 100.0, 1.0, 1.0 + 99.0 * (checkasm_rand() / 4294967296.0) };
     bool ok = true;
@@ -488,14 +430,6 @@ static bool check_add_row_one(VifAddRowFn ref, VifAddRowFn new, const char *func
 
 /* ---- bench: median ns per call over rows of a 1080p frame ---- */
 
-#define BENCH_RUNS 31
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 typedef struct BenchCase {
     int kind; /* 0 stats, 1 means, 2 horizontal, 3 decimate, 4 add_row */
     unsigned index, bpc, scale;
@@ -511,15 +445,15 @@ static double bench_one(const VifDSPContext *d, BenchCase bc)
     cols_fill(&cols, RANDOM, false);
     Row row;
     row_make(&row, w);
-    uint16_t *o[2] = { malloc(w * 2), malloc(w * 2) };
+    uint16_t *o[2] = { checkasm_malloc(w * 2), checkasm_malloc(w * 2) };
     const VifFilter *f = &vqx_vif_filters[bc.scale];
     const VifShifts sh = vqx_vif_shifts(bc.scale, bc.bpc);
     const unsigned shift = bc.index == 0 ? bc.bpc : 16;
     /* every pixel through the gain and both logs, as on textured content */
     if (bc.kind == 4) terms_fill(&row.r, w, T_GAIN, 1.0);
     VifSums sums = { 0 };
-    double t[BENCH_RUNS];
-    for (unsigned run = 0; run < BENCH_RUNS; run++) {
+    double t[CHECKASM_BENCH_RUNS];
+    for (unsigned run = 0; run < CHECKASM_BENCH_RUNS; run++) {
         const double t0 = checkasm_now_ns();
         for (unsigned i = 0; i < h; i++) {
             switch (bc.kind) {
@@ -533,13 +467,12 @@ static double bench_one(const VifDSPContext *d, BenchCase bc)
         }
         t[run] = (checkasm_now_ns() - t0) / h;
     }
-    qsort(t, BENCH_RUNS, sizeof(t[0]), cmp_double);
     free(o[0]);
     free(o[1]);
     row_free(&row);
     cols_free(&cols);
     planes_free(&pl);
-    return t[BENCH_RUNS / 2];
+    return checkasm_median(t, CHECKASM_BENCH_RUNS);
 }
 
 static void bench_vif(const VifDSPContext *c, const VifDSPContext *n, const char *func,
@@ -556,8 +489,8 @@ static void bench_vif(const VifDSPContext *c, const VifDSPContext *n, const char
 void checkasm_check_vif(const CheckasmLevel *level)
 {
     const char *isa = level->isa;
-    for (unsigned bi = 0; bi < sizeof(all_bpc) / sizeof(all_bpc[0]); bi++) {
-        const unsigned bpc = all_bpc[bi];
+    for (unsigned bi = 0; bi < CHECKASM_N_BPC; bi++) {
+        const unsigned bpc = checkasm_bpc[bi];
         VifDSPContext c, below, n;
         vqx_vif_dsp_init(&c, bpc, 0);
         vqx_vif_dsp_init(&below, bpc, level->below);
@@ -574,7 +507,7 @@ void checkasm_check_vif(const CheckasmLevel *level)
                 for (unsigned wi = 0; wi < N_WIDTHS && ok; wi++)
                     for (int ct = 0; ct < N_CONTENT && ok; ct++)
                         ok = check_stats_one(c.columns_stats[idx], n.columns_stats[idx], func,
-                                             isa, sc, width_at(wi), (enum Content)ct);
+                                             isa, sc, checkasm_width(wi, 1), (enum Content)ct);
                 checkasm_checked(func, isa, ok);
                 if (ok && checkasm_benching())
                     bench_vif(&c, &n, func, isa, (BenchCase){ 0, idx, bpc, idx });
@@ -586,7 +519,7 @@ void checkasm_check_vif(const CheckasmLevel *level)
                 for (unsigned wi = 0; wi < N_WIDTHS && ok; wi++)
                     for (int ct = 0; ct < N_CONTENT && ok; ct++)
                         ok = check_means_one(c.columns_means[idx], n.columns_means[idx], func,
-                                             isa, sc, width_at(wi), (enum Content)ct);
+                                             isa, sc, checkasm_width(wi, 1), (enum Content)ct);
                 checkasm_checked(func, isa, ok);
                 if (ok && checkasm_benching())
                     bench_vif(&c, &n, func, isa, (BenchCase){ 1, idx, bpc, idx + 1 });
@@ -598,7 +531,7 @@ void checkasm_check_vif(const CheckasmLevel *level)
             for (unsigned wi = 0; wi < N_WIDTHS && ok; wi++)
                 for (int ct = 0; ct < N_CONTENT && ok; ct++)
                     ok = check_horizontal_one(c.horizontal, n.horizontal, "horizontal", isa,
-                                              width_at(wi), (enum Content)ct);
+                                              checkasm_width(wi, 1), (enum Content)ct);
             checkasm_checked("horizontal", isa, ok);
             if (ok && checkasm_benching())
                 bench_vif(&c, &n, "horizontal", isa, (BenchCase){ 2, 0, 8, 0 });
@@ -607,8 +540,8 @@ void checkasm_check_vif(const CheckasmLevel *level)
             bool ok = true;
             for (unsigned wi = 0; wi < N_WIDTHS && ok; wi++)
                 for (int ct = 0; ct < N_CONTENT && ok; ct++)
-                    ok = check_decimate_one(c.decimate, n.decimate, "decimate", isa, width_at(wi),
-                                            (enum Content)ct);
+                    ok = check_decimate_one(c.decimate, n.decimate, "decimate", isa,
+                                            checkasm_width(wi, 1), (enum Content)ct);
             checkasm_checked("decimate", isa, ok);
             if (ok && checkasm_benching())
                 bench_vif(&c, &n, "decimate", isa, (BenchCase){ 3, 0, 8, 1 });
@@ -618,8 +551,8 @@ void checkasm_check_vif(const CheckasmLevel *level)
             bool ok = true;
             for (unsigned wi = 0; wi < N_WIDTHS && ok; wi++)
                 for (int ct = 0; ct < N_TERMS && ok; ct++)
-                    ok = check_add_row_one(c.add_row, n.add_row, "add_row", isa, width_at(wi),
-                                           (enum TermsContent)ct);
+                    ok = check_add_row_one(c.add_row, n.add_row, "add_row", isa,
+                                           checkasm_width(wi, 1), (enum TermsContent)ct);
             checkasm_checked("add_row", isa, ok);
             if (ok && checkasm_benching())
                 bench_vif(&c, &n, "add_row", isa, (BenchCase){ 4, 0, 8, 0 });
