@@ -292,7 +292,8 @@ static bool check_decimate_one(VifDecimateFn ref, VifDecimateFn new, const char 
 /* ---- the information terms ---- */
 
 /* Rows for add_row: "statistics" builds the inputs from chosen sigmas
- * (below, at and above the noise floor, negative, zero, up to INT32_MAX,
+ * (below, at and above the noise floor, negative, zero, up to the largest
+ * the C takes, INT32_MAX - VIF_SIGMA_NSQ,
  * covariances of either sign, some past Cauchy-Schwarz so that the residual
  * goes negative or out of int32 range); "high gain" puts g around the gain
  * limit; "raw words" are random 32- and 64-bit words (wrapping sums);
@@ -332,6 +333,16 @@ static uint64_t moment_of(uint32_t x)
 static uint32_t mean_sq(uint32_t a, uint32_t b)
 {
     return (uint32_t)(((uint64_t)a * b + 2147483648u) >> 32);
+}
+
+/* The C's sigmas of pixel j; their sums with the noise floor must fit an
+ * int32 (the C adds them as ints: past that it overflows, which no picture
+ * reaches: a variance of samples below 2^16 is below 2^30). */
+static bool in_domain(const VifRow *r, unsigned j)
+{
+    const int32_t sigma1 = (int32_t)((uint32_t)((r->ref_sq[j] + 32768) >> 16) - mean_sq(r->mu1[j], r->mu1[j]));
+    const int32_t sigma2 = (int32_t)((uint32_t)((r->dis_sq[j] + 32768) >> 16) - mean_sq(r->mu2[j], r->mu2[j]));
+    return sigma1 <= INT32_MAX - VIF_SIGMA_NSQ && sigma2 <= INT32_MAX - VIF_SIGMA_NSQ;
 }
 
 static void terms_fill(const VifRow *r, unsigned w, enum TermsContent c, double gain_limit)
@@ -377,6 +388,8 @@ static void terms_fill(const VifRow *r, unsigned w, enum TermsContent c, double 
         r->dis_sq[j] = moment_of(mean_sq(mu2, mu2) + (uint32_t)s2);
         r->ref_dis[j] = moment_of(mean_sq(mu1, mu2) + (uint32_t)s12);
     }
+    for (unsigned j = 0; j < w; j++)
+        if (!in_domain(r, j)) r->mu1[j] = r->mu2[j] = 0, r->ref_sq[j] = r->dis_sq[j] = r->ref_dis[j] = 0;
 }
 
 /* The table of vif.c (libvmaf's log_generate()), other entries poisoned. */
