@@ -5,6 +5,7 @@
 #include <immintrin.h>
 
 #include "feature/motion.h"
+#include "x86/lanes.h"
 #include "x86/motion.h"
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -35,10 +36,7 @@ ALWAYS_INLINE int32_t or_lanes(__m256i v)
 
 ALWAYS_INLINE uint32_t add_lanes(__m256i v)
 {
-    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
-    return (uint32_t)_mm_cvtsi128_si32(s);
+    return vqx_sum_lanes_epi32_256(v);
 }
 
 ALWAYS_INLINE __m256i diff8(const uint8_t *p, const uint8_t *c)

@@ -5,6 +5,7 @@
 #include <immintrin.h>
 
 #include "feature/motion.h"
+#include "x86/lanes.h"
 #include "x86/motion.h"
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -32,15 +33,12 @@ ALWAYS_INLINE int32_t or_lanes(__m512i v)
     return _mm512_reduce_or_epi32(v);
 }
 
-/* Vector adds wrap as the C's uint32 sum does (_mm512_reduce_add_epi32 may
- * end in a signed C addition). */
+/* Vector adds, which wrap as the C's uint32 sum does
+ * (_mm512_reduce_add_epi32 may end in a signed C addition). */
 ALWAYS_INLINE uint32_t add_lanes(__m512i v)
 {
-    const __m256i h = _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
-    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
-    return (uint32_t)_mm_cvtsi128_si32(s);
+    return vqx_sum_lanes_epi32_256(_mm256_add_epi32(_mm512_castsi512_si256(v),
+                                                    _mm512_extracti64x4_epi64(v, 1)));
 }
 
 ALWAYS_INLINE __m512i diff8(const uint8_t *p, const uint8_t *c)
