@@ -22,30 +22,24 @@ VIF_HORIZONTAL(vqx_vif_horizontal_avx512);
 VIF_DECIMATE(vqx_vif_decimate_avx512);
 VIF_ADD_ROW(vqx_vif_add_row_avx512);
 
+/* Every entry of one ISA level (its suffix). */
+#define VIF_DSP_SET(c, bpc, isa)                                                             \
+    do {                                                                                     \
+        (c)->columns_stats[0] = (bpc) == 8 ? vqx_vif_columns_stats_8bpc_##isa                \
+                                           : vqx_vif_columns_stats_16bpc_##isa;              \
+        (c)->columns_stats[1] = vqx_vif_columns_stats_16bpc_##isa;                           \
+        (c)->columns_means[0] = (bpc) == 8 ? vqx_vif_columns_means_8bpc_##isa                \
+                                           : vqx_vif_columns_means_16bpc_##isa;              \
+        (c)->columns_means[1] = vqx_vif_columns_means_16bpc_##isa;                           \
+        (c)->horizontal = vqx_vif_horizontal_##isa;                                          \
+        (c)->decimate = vqx_vif_decimate_##isa;                                              \
+        (c)->add_row = vqx_vif_add_row_##isa;                                                \
+    } while (0)
+
 static inline void vqx_vif_dsp_init_x86(VifDSPContext *c, unsigned bpc, unsigned flags)
 {
-    if (flags & VQX_CPU_AVX2) {
-        c->columns_stats[0] = bpc == 8 ? vqx_vif_columns_stats_8bpc_avx2
-                                       : vqx_vif_columns_stats_16bpc_avx2;
-        c->columns_stats[1] = vqx_vif_columns_stats_16bpc_avx2;
-        c->columns_means[0] = bpc == 8 ? vqx_vif_columns_means_8bpc_avx2
-                                       : vqx_vif_columns_means_16bpc_avx2;
-        c->columns_means[1] = vqx_vif_columns_means_16bpc_avx2;
-        c->horizontal = vqx_vif_horizontal_avx2;
-        c->decimate = vqx_vif_decimate_avx2;
-        c->add_row = vqx_vif_add_row_avx2;
-    }
-    if (flags & VQX_CPU_AVX512) {
-        c->columns_stats[0] = bpc == 8 ? vqx_vif_columns_stats_8bpc_avx512
-                                       : vqx_vif_columns_stats_16bpc_avx512;
-        c->columns_stats[1] = vqx_vif_columns_stats_16bpc_avx512;
-        c->columns_means[0] = bpc == 8 ? vqx_vif_columns_means_8bpc_avx512
-                                       : vqx_vif_columns_means_16bpc_avx512;
-        c->columns_means[1] = vqx_vif_columns_means_16bpc_avx512;
-        c->horizontal = vqx_vif_horizontal_avx512;
-        c->decimate = vqx_vif_decimate_avx512;
-        c->add_row = vqx_vif_add_row_avx512;
-    }
+    if (flags & VQX_CPU_AVX2) VIF_DSP_SET(c, bpc, avx2);
+    if (flags & VQX_CPU_AVX512) VIF_DSP_SET(c, bpc, avx512);
 }
 
 #endif

@@ -539,36 +539,24 @@ void checkasm_check_vif(const CheckasmLevel *level)
             }
         }
         if (bpc != 8) continue;
-        if (n.horizontal != below.horizontal) {
-            bool ok = true;
-            for (unsigned wi = 0; wi < N_WIDTHS && ok; wi++)
-                for (int ct = 0; ct < N_CONTENT && ok; ct++)
-                    ok = check_horizontal_one(c.horizontal, n.horizontal, "horizontal", isa,
-                                              checkasm_width(wi, 1), (enum Content)ct);
-            checkasm_checked("horizontal", isa, ok);
-            if (ok && checkasm_benching())
-                bench_vif(&c, &n, "horizontal", isa, (BenchCase){ 2, 0, 8, 0 });
+        /* the 8-bit-only entries: each against C over every width and content */
+#define CHECK_ENTRY(entry, check_one, n_content, content_type, bench_case)                   \
+        if (n.entry != below.entry) {                                                        \
+            bool ok = true;                                                                  \
+            for (unsigned wi = 0; wi < N_WIDTHS && ok; wi++)                                 \
+                for (int ct = 0; ct < (n_content) && ok; ct++)                               \
+                    ok = check_one(c.entry, n.entry, #entry, isa, checkasm_width(wi, 1),     \
+                                   (content_type)ct);                                        \
+            checkasm_checked(#entry, isa, ok);                                               \
+            if (ok && checkasm_benching()) bench_vif(&c, &n, #entry, isa, bench_case);       \
         }
-        if (n.decimate != below.decimate) {
-            bool ok = true;
-            for (unsigned wi = 0; wi < N_WIDTHS && ok; wi++)
-                for (int ct = 0; ct < N_CONTENT && ok; ct++)
-                    ok = check_decimate_one(c.decimate, n.decimate, "decimate", isa,
-                                            checkasm_width(wi, 1), (enum Content)ct);
-            checkasm_checked("decimate", isa, ok);
-            if (ok && checkasm_benching())
-                bench_vif(&c, &n, "decimate", isa, (BenchCase){ 3, 0, 8, 1 });
-        }
-        if (n.add_row != below.add_row) {
-            log2_table_init();
-            bool ok = true;
-            for (unsigned wi = 0; wi < N_WIDTHS && ok; wi++)
-                for (int ct = 0; ct < N_TERMS && ok; ct++)
-                    ok = check_add_row_one(c.add_row, n.add_row, "add_row", isa,
-                                           checkasm_width(wi, 1), (enum TermsContent)ct);
-            checkasm_checked("add_row", isa, ok);
-            if (ok && checkasm_benching())
-                bench_vif(&c, &n, "add_row", isa, (BenchCase){ 4, 0, 8, 0 });
-        }
+        CHECK_ENTRY(horizontal, check_horizontal_one, N_CONTENT, enum Content,
+                    ((BenchCase){ 2, 0, 8, 0 }))
+        CHECK_ENTRY(decimate, check_decimate_one, N_CONTENT, enum Content,
+                    ((BenchCase){ 3, 0, 8, 1 }))
+        log2_table_init();
+        CHECK_ENTRY(add_row, check_add_row_one, N_TERMS, enum TermsContent,
+                    ((BenchCase){ 4, 0, 8, 0 }))
+#undef CHECK_ENTRY
     }
 }
