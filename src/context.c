@@ -110,7 +110,9 @@ struct VqxContext {
     /* Every buffer vqx_picture_alloc_from made, free or lent out: a
      * stream's pictures then stop costing a fresh allocation (and its page
      * faults) every frame. Pinned when the cuda backend is open. */
-    struct PoolBuffer { void *buf; size_t size; bool lent; } *pool;
+    /* range_planes: planes a reader found within the bit depth's peak since
+     * the buffer was lent (vqx_ctx_check_range) */
+    struct PoolBuffer { void *buf; size_t size; bool lent; unsigned range_planes; } *pool;
     unsigned n_pool, cap_pool;
     bool pool_pinned;
 };
@@ -610,6 +612,7 @@ int vqx_picture_alloc_from(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout
     for (unsigned i = 0; i < ctx->n_pool && !buf; i++) {
         if (!ctx->pool[i].lent && ctx->pool[i].size == size) {
             ctx->pool[i].lent = true;
+            ctx->pool[i].range_planes = 0;
             buf = ctx->pool[i].buf;
         }
     }
@@ -630,7 +633,7 @@ int vqx_picture_alloc_from(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout
             ctx->pool = p;
             ctx->cap_pool = cap;
         }
-        ctx->pool[ctx->n_pool++] = (struct PoolBuffer){ buf, size, true };
+        ctx->pool[ctx->n_pool++] = (struct PoolBuffer){ buf, size, true, 0 };
         pthread_mutex_unlock(&ctx->lock);
     }
     vqx_picture_place(pic, buf);
@@ -837,6 +840,29 @@ unsigned vqx_planes_used(const VqxContext *ctx)
 /* A picture must have the stream's format, planes that hold it, and no
  * sample above its bit depth's peak (the metrics' integer paths overflow on
  * those, and every value would be meaningless). */
+/* A reader of this context's pool found the picture's `planes` within the
+ * peak (vqx_ctx_check_range). */
+static bool range_checked(VqxContext *ctx, const VqxPicture *p, unsigned planes)
+{
+    if (p->pool != ctx) return false;
+    pthread_mutex_lock(&ctx->lock);
+    const struct PoolBuffer *b = pool_entry(ctx, p->buf);
+    const bool checked = b && b->lent && !(planes & ~b->range_planes);
+    pthread_mutex_unlock(&ctx->lock);
+    return checked;
+}
+
+void vqx_ctx_check_range(VqxContext *ctx, const VqxPicture *pic)
+{
+    const unsigned planes = vqx_planes_used(ctx);
+    VqxSampleOverflow at;
+    if (pic->pool != ctx || vqx_picture_find_overflow(pic, planes, &at)) return;
+    pthread_mutex_lock(&ctx->lock);
+    struct PoolBuffer *b = pool_entry(ctx, pic->buf);
+    if (b && b->lent) b->range_planes = planes;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
 static int check_picture(VqxContext *ctx, const VqxPicture *p, const char *what)
 {
     const VqxFrameFormat *f = &ctx->format;
@@ -862,7 +888,7 @@ static int check_picture(VqxContext *ctx, const VqxPicture *p, const char *what)
                              vqx_plane_w(f, i), vqx_plane_h(f, i));
     }
     VqxSampleOverflow at;
-    if (vqx_picture_find_overflow(p, used, &at))
+    if (!range_checked(ctx, p, used) && vqx_picture_find_overflow(p, used, &at))
         return set_error(ctx, -ERANGE, "frame %u: %s picture, plane %s, sample (x %u, y %u) is %u, "
                          "above the %u-bit peak %u", ctx->n_sent, what, plane_names[at.plane],
                          at.x, at.y, at.value, f->bpc, (1u << f->bpc) - 1);
@@ -1286,6 +1312,13 @@ unsigned vqx_ctx_feature_count(const VqxContext *ctx)
 const char *vqx_ctx_feature_identity(const VqxContext *ctx, unsigned i)
 {
     return ctx->features[i].identity;
+}
+
+bool vqx_ctx_scores_on_cpu(const VqxContext *ctx)
+{
+    for (unsigned i = 0; i < ctx->n_features; i++)
+        if (!on_device(&ctx->features[i])) return true;
+    return false;
 }
 
 const char *vqx_ctx_feature_backend(const VqxContext *ctx, unsigned i)

@@ -11,6 +11,12 @@ int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
 const VqxCollector *vqx_ctx_collector(const VqxContext *ctx);
 /* A pool picture's buffer back to its pool (vqx_picture_free). */
 void vqx_ctx_pool_release(VqxContext *ctx, void *buf);
+/* Check a pool picture's samples against its bit depth's peak, on the
+ * calling thread (a reader's, while the sending thread scores), for the
+ * planes the features read: when they pass, vqx_send_pictures does not scan
+ * the picture again; when not, it finds and reports the sample. Whoever
+ * calls it writes no more into the picture. */
+void vqx_ctx_check_range(VqxContext *ctx, const VqxPicture *pic);
 unsigned vqx_ctx_subsample(const VqxContext *ctx);
 const VqxFrameFormat *vqx_ctx_format(const VqxContext *ctx);
 /* The device backend of the context, NULL when none. */
@@ -18,6 +24,8 @@ VqxDevice *vqx_ctx_device(VqxContext *ctx);
 /* Requested features: identity (name and non-default options) and the
  * backend that computes each ("cpu", "cuda"). */
 unsigned vqx_ctx_feature_count(const VqxContext *ctx);
+/* Some requested feature is computed on the CPU (not all on a device). */
+bool vqx_ctx_scores_on_cpu(const VqxContext *ctx);
 const char *vqx_ctx_feature_identity(const VqxContext *ctx, unsigned i);
 const char *vqx_ctx_feature_backend(const VqxContext *ctx, unsigned i);
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "context.h"
 #include "io/reader.h"
 
 #define MSG_LEN 512
@@ -26,7 +27,9 @@
  * AUTO_MAX_THREADS, and at most a quarter of the processors, the rest being
  * the scoring's. On 16 processors (docs/PERF.md) 1080p 8-bit reads half as
  * fast again with 2 threads as with 1, and 2160p is fastest with 4 once
- * scoring competes for the processors. */
+ * scoring competes for the processors. When a device scores every feature
+ * the processors are the readers': up to VQX_READER_MAX_THREADS each, and
+ * half of them (the two inputs take them all). */
 #define BYTES_PER_THREAD (2u << 20)
 #define AUTO_MAX_THREADS 4
 
@@ -75,8 +78,10 @@ static int read_frame(VqxReader *r, bool fixed, unsigned i, VqxPicture *pic, cha
         vqx_input_frame_message(vqx_input_name(r->in), &r->fmt, VQX_INPUT_CANNOT_ALLOCATE, msg, MSG_LEN);
         return -ENOMEM;
     }
-    return fixed ? vqx_input_read_at(r->in, r->first + i, pic, msg, MSG_LEN)
-                 : vqx_input_read(r->in, pic, msg, MSG_LEN);
+    const int status = fixed ? vqx_input_read_at(r->in, r->first + i, pic, msg, MSG_LEN)
+                             : vqx_input_read(r->in, pic, msg, MSG_LEN);
+    if (status == 1) vqx_ctx_check_range(r->ctx, pic);
+    return status;
 }
 
 static void *work(void *arg)
@@ -174,13 +179,15 @@ unsigned vqx_reader_threads(const VqxReader *r)
     return r->n_workers;
 }
 
-static unsigned choose_threads(unsigned asked, uint64_t frame_bytes)
+static unsigned choose_threads(unsigned asked, uint64_t frame_bytes, bool cpu_scores)
 {
     if (asked) return asked < VQX_READER_MAX_THREADS ? asked : VQX_READER_MAX_THREADS;
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    const uint64_t most = cpu_scores ? AUTO_MAX_THREADS : VQX_READER_MAX_THREADS;
     const uint64_t by_size = (frame_bytes + BYTES_PER_THREAD - 1) / BYTES_PER_THREAD;
-    uint64_t n = by_size < AUTO_MAX_THREADS ? by_size : AUTO_MAX_THREADS;
-    if (cpus > 0 && n > (uint64_t)cpus / 4) n = (uint64_t)cpus / 4;
+    uint64_t n = by_size < most ? by_size : most;
+    const uint64_t share = cpus > 0 ? (uint64_t)cpus / (cpu_scores ? 4 : 2) : n;
+    if (n > share) n = share;
     return n ? (unsigned)n : 1;
 }
 
@@ -222,7 +229,7 @@ int vqx_reader_start(VqxReader **out, VqxInput *in, const VqxReaderSettings *s,
     r->end = r->limit;
     const uint64_t stride = vqx_input_fixed_stride(in);
     /* one thread reads in order: the same speed, and no fallback */
-    const unsigned n = stride ? choose_threads(s->threads, stride) : 1;
+    const unsigned n = stride ? choose_threads(s->threads, stride, vqx_ctx_scores_on_cpu(s->ctx)) : 1;
     r->fixed = n > 1;
     r->depth = n + READY_AHEAD;
     r->slots = calloc(r->depth, sizeof(*r->slots));
