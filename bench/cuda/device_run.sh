@@ -115,7 +115,7 @@ if [[ $stages == *" cli "* ]]; then
     # The CLI end to end from y4m files in the page cache (/dev/shm): the output's fps (first
     # frame read to last score) and the whole process; the per-frame values of the first
     # frames against the CPU backend's; libvmaf's CUDA CLI on the same files when LIBVMAF_CLI
-    # names it (built by hand outside the repo).
+    # names it (built by hand outside the repo). CPU_FRAMES: frames compared (default 16).
     VMAF=${LIBVMAF_CLI:-}
     # CLI_CASES: "W H BPC FRAMES MODEL;..."
     IFS=';' read -ra cases <<< "${CLI_CASES:-1920 1080 8 1200 vmaf_v0.6.1;3840 2160 8 600 vmaf_v0.6.1;3840 2160 10 600 vmaf_v0.6.1;3840 2160 8 600 vmaf_v1.0.16_3d0h}"
@@ -128,13 +128,14 @@ if [[ $stages == *" cli "* ]]; then
         build-dev/tools/vqx -r /dev/shm/ref.y4m -d /dev/shm/dis.y4m -m version=$5 --backend cuda \
             --strict_backend -q --frame_cnt 1 -o /dev/null; t3=$EPOCHREALTIME
         build-dev/tools/vqx -r /dev/shm/ref.y4m -d /dev/shm/dis.y4m -m version=$5 --threads "$(nproc)" \
-            -q --json --precision max --frame_cnt 16 -o /dev/shm/cpu.json
+            -q --json --precision max --frame_cnt ${CPU_FRAMES:-16} -o /dev/shm/cpu.json
         lv=""
         if [[ -n $VMAF && -x $VMAF ]]; then
             t4=$EPOCHREALTIME
             $VMAF -r /dev/shm/ref.y4m -d /dev/shm/dis.y4m -m path=models/$5.json --json -o /dev/shm/lv.json --quiet \
                 > /dev/null 2>&1 && lv=$(python3 -c "import json,sys; t=float(sys.argv[1]); \
-n=len(json.load(open('/dev/shm/lv.json'))['frames']); print(f'libvmaf cuda: fps {n / (float(sys.argv[2]) - t):.1f} (whole process, {n} frames)')" $t4 $EPOCHREALTIME)
+r=json.load(open('/dev/shm/lv.json')); n=len(r['frames']); \
+print(f'libvmaf cuda: output fps {r.get(\"fps\", 0):.1f}, whole process {n / (float(sys.argv[2]) - t):.1f} fps ({n} frames)')" $t4 $EPOCHREALTIME)
         fi
         python3 - "$@" $t0 $t1 $t2 $t3 "$lv" <<'PY' | tee -a "$OUT/bench.log"
 import json, sys
