@@ -192,7 +192,7 @@ static int load_pool(Bench *b)
         const unsigned n = b->n_pool;
         int got[2];
         for (unsigned i = 0; i < 2; i++) {
-            got[i] = vqx_input_read(in[i], &dst[i][n], msg, sizeof(msg));
+            got[i] = vqx_input_read(in[i], &dst[i][n], NULL, msg, sizeof(msg));
             if (got[i] < 0) ret = got[i];
         }
         if (!ret && (got[0] == 0 || got[1] == 0)) {

@@ -841,7 +841,7 @@ unsigned vqx_planes_used(const VqxContext *ctx)
  * sample above its bit depth's peak (the metrics' integer paths overflow on
  * those, and every value would be meaningless). */
 /* A reader of this context's pool found the picture's `planes` within the
- * peak (vqx_ctx_check_range). */
+ * peak (vqx_ctx_mark_in_range). */
 static bool range_checked(VqxContext *ctx, const VqxPicture *p, unsigned planes)
 {
     if (p->pool != ctx) return false;
@@ -852,11 +852,9 @@ static bool range_checked(VqxContext *ctx, const VqxPicture *p, unsigned planes)
     return checked;
 }
 
-void vqx_ctx_check_range(VqxContext *ctx, const VqxPicture *pic)
+void vqx_ctx_mark_in_range(VqxContext *ctx, const VqxPicture *pic, unsigned planes)
 {
-    const unsigned planes = vqx_planes_used(ctx);
-    VqxSampleOverflow at;
-    if (pic->pool != ctx || vqx_picture_find_overflow(pic, planes, &at)) return;
+    if (pic->pool != ctx) return;
     pthread_mutex_lock(&ctx->lock);
     struct PoolBuffer *b = pool_entry(ctx, pic->buf);
     if (b && b->lent) b->range_planes = planes;

@@ -11,12 +11,10 @@ int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
 const VqxCollector *vqx_ctx_collector(const VqxContext *ctx);
 /* A pool picture's buffer back to its pool (vqx_picture_free). */
 void vqx_ctx_pool_release(VqxContext *ctx, void *buf);
-/* Check a pool picture's samples against its bit depth's peak, on the
- * calling thread (a reader's, while the sending thread scores), for the
- * planes the features read: when they pass, vqx_send_pictures does not scan
- * the picture again; when not, it finds and reports the sample. Whoever
- * calls it writes no more into the picture. */
-void vqx_ctx_check_range(VqxContext *ctx, const VqxPicture *pic);
+/* A reader read `planes` of a pool picture and found every sample within
+ * the bit depth's peak (vqx_input_read's sample_bits): vqx_send_pictures
+ * does not scan them again. The reader writes no more into the picture. */
+void vqx_ctx_mark_in_range(VqxContext *ctx, const VqxPicture *pic, unsigned planes);
 unsigned vqx_ctx_subsample(const VqxContext *ctx);
 const VqxFrameFormat *vqx_ctx_format(const VqxContext *ctx);
 /* The device backend of the context, NULL when none. */

@@ -49,8 +49,8 @@ static int score_sample(const char *dir, unsigned threads, Run *run)
     memset(run, 0, sizeof(*run));
     VqxPicture pr = { 0 }, pd = { 0 };
     while (!ret && run->n_frames < MAX_FRAMES &&
-           vqx_input_read(ref, &pr, err, sizeof(err)) == 1) {
-        if (vqx_input_read(dis, &pd, err, sizeof(err)) != 1) {
+           vqx_input_read(ref, &pr, NULL, err, sizeof(err)) == 1) {
+        if (vqx_input_read(dis, &pd, NULL, err, sizeof(err)) != 1) {
             vqx_picture_free(&pr);
             break;
         }

@@ -170,7 +170,7 @@ static int read_all(VqxInput *in, const VqxRawFormat *fmt, char *err, size_t err
 {
     for (unsigned frame = 0;; frame++) {
         VqxPicture pic = { 0 };
-        const int ret = vqx_input_read(in, &pic, err, err_len);
+        const int ret = vqx_input_read(in, &pic, NULL, err, err_len);
         if (ret <= 0) {
             CHECK(!pic.buf, "no allocation is left after ret %d", ret);
             return ret < 0 ? ret : (int)frame;
@@ -292,16 +292,16 @@ static void test_raw_stream(void)
     CHECK(ret == 0, "open: %s", err);
     if (!ret) {
         VqxPicture pic = { 0 };
-        ret = vqx_input_read(in, &pic, err, sizeof(err));
+        ret = vqx_input_read(in, &pic, NULL, err, sizeof(err));
         CHECK(ret == 1, "read: %s", err);
         const uint8_t *row = pic.data[0];
         CHECK(ret == 1 && !memcmp(row, "YUV4M", 5) && !memcmp(row + pic.stride[0], "PEG2", 4),
               "probed bytes come first");
         vqx_picture_free(&pic);
-        ret = vqx_input_read(in, &pic, err, sizeof(err));
+        ret = vqx_input_read(in, &pic, NULL, err, sizeof(err));
         CHECK(ret == 1 && picture_matches(&pic, &fmt, 1), "frame 1: %s", err);
         vqx_picture_free(&pic);
-        ret = vqx_input_read(in, &pic, err, sizeof(err));
+        ret = vqx_input_read(in, &pic, NULL, err, sizeof(err));
         char expected[128];
         snprintf(expected, sizeof(expected), "pipe.yuv: frame 2 is truncated (got %zu of %zu bytes)",
                  frame - 10, frame);
@@ -317,12 +317,12 @@ static void test_raw_stream(void)
     if (!ret) {
         for (unsigned i = 0; i < 3; i++) {
             VqxPicture pic = { 0 };
-            ret = vqx_input_read(in, &pic, err, sizeof(err));
+            ret = vqx_input_read(in, &pic, NULL, err, sizeof(err));
             CHECK(ret == 1 && ((uint8_t *)pic.data[0])[0] == (uint8_t)data[i], "byte %u", i);
             vqx_picture_free(&pic);
         }
         VqxPicture pic = { 0 };
-        CHECK(vqx_input_read(in, &pic, err, sizeof(err)) == 0, "end");
+        CHECK(vqx_input_read(in, &pic, NULL, err, sizeof(err)) == 0, "end");
         vqx_input_close(&in);
     }
     free(data);
@@ -358,8 +358,8 @@ static void test_raw_partial_frame(void)
     if (!ret) {
         vqx_input_set_planes(in, 1);
         VqxPicture pic = { 0 };
-        CHECK(vqx_input_read(in, &pic, err, sizeof(err)) == 1, "frame 0: %s", err);
-        ret = vqx_input_read(in, &pic, err, sizeof(err));
+        CHECK(vqx_input_read(in, &pic, NULL, err, sizeof(err)) == 1, "frame 0: %s", err);
+        ret = vqx_input_read(in, &pic, NULL, err, sizeof(err));
         CHECK(ret == -ENODATA && !pic.buf && strstr(err, "frame 1 is truncated (got 16 of 32 bytes)"),
               "%d: %s", ret, err);
         vqx_input_close(&in);
@@ -371,7 +371,7 @@ static void test_raw_partial_frame(void)
     CHECK(ret == 0, "open empty: %s", err);
     if (!ret) {
         VqxPicture pic = { 0 };
-        CHECK(vqx_input_read(in, &pic, err, sizeof(err)) == 0, "empty reads nothing");
+        CHECK(vqx_input_read(in, &pic, NULL, err, sizeof(err)) == 0, "empty reads nothing");
         vqx_input_close(&in);
     }
 }
@@ -588,7 +588,7 @@ static void test_out_of_range(void)
     char err[256] = "";
     vqx_input_open(&in, path, &fmt, err, sizeof(err));
     VqxPicture pic = { 0 };
-    const int ret = vqx_input_read(in, &pic, err, sizeof(err));
+    const int ret = vqx_input_read(in, &pic, NULL, err, sizeof(err));
     CHECK(ret == 1 && ((const uint16_t *)pic.data[0])[0] == 0x8000, "%d: %s", ret, err);
     vqx_picture_free(&pic);
     vqx_input_close(&in);
@@ -615,15 +615,15 @@ static void test_skip(void)
             VqxPicture pic = { 0 };
             CHECK(vqx_input_skip(in, 0, err, sizeof(err)) == 1, "skip 0");
             CHECK(vqx_input_skip(in, 2, err, sizeof(err)) == 1, "skip 2: %s", err);
-            ret = vqx_input_read(in, &pic, err, sizeof(err));
+            ret = vqx_input_read(in, &pic, NULL, err, sizeof(err));
             CHECK(ret == 1 && picture_matches(&pic, fmt, 2), "frame 2 after skip: %s", err);
             vqx_picture_free(&pic);
             CHECK(vqx_input_skip(in, 1, err, sizeof(err)) == 1, "skip 1: %s", err);
-            ret = vqx_input_read(in, &pic, err, sizeof(err));
+            ret = vqx_input_read(in, &pic, NULL, err, sizeof(err));
             CHECK(ret == 1 && picture_matches(&pic, fmt, 4), "frame 4 after skip: %s", err);
             vqx_picture_free(&pic);
             CHECK(vqx_input_skip(in, 5, err, sizeof(err)) == 0, "skip past the end");
-            CHECK(vqx_input_read(in, &pic, err, sizeof(err)) == 0, "end");
+            CHECK(vqx_input_read(in, &pic, NULL, err, sizeof(err)) == 0, "end");
             vqx_input_close(&in);
         }
     }
@@ -651,7 +651,7 @@ static void test_y4m_without_frames(void)
     CHECK(ret == 0, "open: %s", err);
     if (!ret) {
         VqxPicture pic = { 0 };
-        CHECK(vqx_input_read(in, &pic, err, sizeof(err)) == 0, "no frames");
+        CHECK(vqx_input_read(in, &pic, NULL, err, sizeof(err)) == 0, "no frames");
         CHECK(vqx_input_skip(in, 1, err, sizeof(err)) == 0, "nothing to skip");
         vqx_input_close(&in);
     }
@@ -672,11 +672,15 @@ typedef struct Feed {
     pthread_t thread;
 } Feed;
 
+/* Pieces of an odd size: reads end inside samples. */
+#define FEED_PIECE 4099
+
 static void *feed_pipe(void *arg)
 {
     Feed *f = arg;
     for (size_t at = 0; at < f->len;) {
-        const ssize_t n = write(f->fd, f->data + at, f->len - at);
+        const size_t piece = f->len - at < FEED_PIECE ? f->len - at : FEED_PIECE;
+        const ssize_t n = write(f->fd, f->data + at, piece);
         if (n <= 0) break; /* the reader is gone */
         at += (size_t)n;
     }
@@ -712,6 +716,65 @@ static char *raw_data(const VqxRawFormat *fmt, unsigned frames, size_t *len)
         write_frame(f, fmt, false, i);
     fclose(f);
     return data;
+}
+
+/* The OR of the high bytes of a frame's 16-bit little-endian words. */
+static uint16_t high_bits(const char *frame, size_t len)
+{
+    uint16_t bits = 0;
+    for (size_t i = 1; i < len; i += 2) bits |= (uint16_t)((uint8_t)frame[i] << 8);
+    return bits;
+}
+
+/* sample_bits: the OR of the samples above their low 8 bits, from a file
+ * (in order and at offsets) and from a pipe (reads ending inside samples);
+ * frame 1 has a sample above the 10-bit peak in its last plane. */
+static void test_sample_bits(void)
+{
+    const VqxRawFormat fmt = { 600, 400, 10, VQX_PIX_420 };
+    size_t len;
+    char *data = raw_data(&fmt, 3, &len);
+    const size_t frame = frame_size(&fmt, false);
+    data[2 * frame - 1] = 0x04;
+    const char *path = tmp_path("bits.yuv");
+    write_bytes(path, data, len);
+    uint16_t want[3];
+    for (unsigned i = 0; i < 3; i++) want[i] = high_bits(data + i * frame, frame);
+    CHECK(want[0] == 0x300 && want[1] == 0x700, "the test's frames: %#x %#x", want[0], want[1]);
+    for (int how = 0; how < 3; how++) {
+        VqxInput *in;
+        Feed feed;
+        char err[256] = "";
+        const int ret = how == 2 ? open_pipe(&in, &feed, data, len, false, &fmt, err, sizeof(err))
+                                 : vqx_input_open(&in, path, &fmt, err, sizeof(err));
+        CHECK(ret == 0, "open: %s", err);
+        if (ret) continue;
+        for (unsigned i = 0; i < 3; i++) {
+            VqxPicture pic = { 0 };
+            uint16_t bits = 0xffff;
+            const int got = how == 1 ? vqx_input_read_at(in, i, &pic, &bits, err, sizeof(err))
+                                     : vqx_input_read(in, &pic, &bits, err, sizeof(err));
+            CHECK(got == 1 && bits == want[i], "%s frame %u: %d, bits %#x, want %#x: %s",
+                  how == 2 ? "pipe" : how ? "at offsets" : "in order", i, got, bits, want[i], err);
+            vqx_picture_free(&pic);
+        }
+        if (how == 2) close_pipe(&in, &feed);
+        else vqx_input_close(&in);
+    }
+    free(data);
+
+    /* 8-bit samples have no bits above their low 8 */
+    const VqxRawFormat fmt8 = { 6, 4, 8, VQX_PIX_420 };
+    const char *path8 = tmp_path("bits8.yuv");
+    write_raw(path8, &fmt8, 1);
+    VqxInput *in;
+    char err[256] = "";
+    vqx_input_open(&in, path8, &fmt8, err, sizeof(err));
+    VqxPicture pic = { 0 };
+    uint16_t bits = 0xffff;
+    CHECK(vqx_input_read(in, &pic, &bits, err, sizeof(err)) == 1 && bits == 0, "8-bit: %#x", bits);
+    vqx_picture_free(&pic);
+    vqx_input_close(&in);
 }
 
 /* y4m (frame headers with and without parameters, alpha) and raw through a
@@ -785,7 +848,7 @@ static void test_skipped_planes(void)
             for (unsigned frame = 0; frame < 4; frame++) {
                 for (unsigned p = 1; p < 3; p++)
                     memset(pic.data[p], 0x5a, (size_t)pic.stride[p] * pic.h[p]);
-                ret = vqx_input_read(in, &pic, err, sizeof(err));
+                ret = vqx_input_read(in, &pic, NULL, err, sizeof(err));
                 CHECK(ret == 1, "frame %u: %s", frame, err);
                 if (ret != 1) break;
                 bool luma = true, chroma_kept = true;
@@ -798,7 +861,7 @@ static void test_skipped_planes(void)
                 CHECK(luma && chroma_kept, "%s %s frame %u: luma read %d, chroma untouched %d",
                       y4m ? "y4m" : "raw", piped ? "pipe" : "file", frame, luma, chroma_kept);
             }
-            CHECK(vqx_input_read(in, &pic, err, sizeof(err)) == 0 && !pic.buf, "end");
+            CHECK(vqx_input_read(in, &pic, NULL, err, sizeof(err)) == 0 && !pic.buf, "end");
             if (piped) close_pipe(&in, &feed);
             else vqx_input_close(&in);
         }
@@ -822,7 +885,7 @@ static void test_pipe_skip(void)
         if (!ret) {
             VqxPicture pic = { 0 };
             CHECK(vqx_input_skip(in, 3, err, sizeof(err)) == 1, "skip 3: %s", err);
-            ret = vqx_input_read(in, &pic, err, sizeof(err));
+            ret = vqx_input_read(in, &pic, NULL, err, sizeof(err));
             CHECK(ret == 1 && picture_matches(&pic, &fmt, 3) && vqx_input_next_frame(in) == 4,
                   "%s: frame 3 after the skip: %s", y4m ? "y4m" : "raw", err);
             vqx_picture_free(&pic);
@@ -849,7 +912,7 @@ static void test_descriptor_offset(void)
     if (!ret) {
         CHECK(vqx_input_frames_left(in) == 2, "two frames left");
         VqxPicture pic = { 0 };
-        ret = vqx_input_read(in, &pic, err, sizeof(err));
+        ret = vqx_input_read(in, &pic, NULL, err, sizeof(err));
         CHECK(ret == 1 && picture_matches(&pic, &fmt, 2), "the file's frame 2 first: %s", err);
         vqx_picture_free(&pic);
         vqx_input_close(&in);
@@ -876,30 +939,30 @@ static void test_fixed_offsets(void)
     CHECK(vqx_input_fixed_stride(in) == frame && vqx_input_frames_left(in) == 6, "raw: fixed");
     for (unsigned k = 0; k < 6; k++) {
         VqxPicture pic = { 0 };
-        const int ret = vqx_input_read_at(in, order[k], &pic, err, sizeof(err));
+        const int ret = vqx_input_read_at(in, order[k], &pic, NULL, err, sizeof(err));
         CHECK(ret == 1 && picture_matches(&pic, &fmt, order[k]), "raw frame %u: %s", order[k], err);
         vqx_picture_free(&pic);
     }
     VqxPicture pic = { 0 };
-    CHECK(vqx_input_read_at(in, 6, &pic, err, sizeof(err)) == 0, "raw: past the end");
+    CHECK(vqx_input_read_at(in, 6, &pic, NULL, err, sizeof(err)) == 0, "raw: past the end");
     CHECK(vqx_input_next_frame(in) == 0, "read_at does not move the input");
     vqx_input_close(&in);
 
     vqx_input_open(&in, y4m_path, NULL, err, sizeof(err));
     CHECK(vqx_input_fixed_stride(in) == frame + 6, "y4m: fixed while the next header is plain");
     for (unsigned f = 0; f < 3; f++) {
-        const int ret = vqx_input_read_at(in, f, &pic, err, sizeof(err));
+        const int ret = vqx_input_read_at(in, f, &pic, NULL, err, sizeof(err));
         CHECK(ret == 1 && picture_matches(&pic, &fmt, f), "y4m frame %u: %s", f, err);
     }
-    CHECK(vqx_input_read_at(in, 3, &pic, err, sizeof(err)) == VQX_INPUT_NOT_FIXED && !pic.buf,
+    CHECK(vqx_input_read_at(in, 3, &pic, NULL, err, sizeof(err)) == VQX_INPUT_NOT_FIXED && !pic.buf,
           "frame 3's header has parameters");
     vqx_input_seek(in, 3);
     CHECK(vqx_input_fixed_stride(in) == 0, "not fixed at a header with parameters");
     for (unsigned f = 3; f < 6; f++) {
-        const int ret = vqx_input_read(in, &pic, err, sizeof(err));
+        const int ret = vqx_input_read(in, &pic, NULL, err, sizeof(err));
         CHECK(ret == 1 && picture_matches(&pic, &fmt, f), "y4m frame %u in order: %s", f, err);
     }
-    CHECK(vqx_input_read(in, &pic, err, sizeof(err)) == 0, "y4m: end");
+    CHECK(vqx_input_read(in, &pic, NULL, err, sizeof(err)) == 0, "y4m: end");
     vqx_input_close(&in);
 }
 
@@ -1041,6 +1104,7 @@ int main(void)
         { "malformed headers", test_malformed_headers },
         { "bad frame headers", test_bad_frame_headers },
         { "samples above the peak are read as they are", test_out_of_range },
+        { "the OR of the samples' high bits", test_sample_bits },
         { "skip", test_skip },
         { "y4m without frames", test_y4m_without_frames },
         { "pipes", test_pipes },

@@ -344,8 +344,8 @@ static void read_samples(const char *dir)
         snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
         VqxInput *in = NULL;
         if (vqx_input_open(&in, path, NULL, err, sizeof(err)) ||
-            vqx_input_read(in, &sample[0][i], err, sizeof(err)) != 1 ||
-            vqx_input_read(in, &sample[1][i], err, sizeof(err)) != 1) {
+            vqx_input_read(in, &sample[0][i], NULL, err, sizeof(err)) != 1 ||
+            vqx_input_read(in, &sample[1][i], NULL, err, sizeof(err)) != 1) {
             printf("%s: %s\n", path, err);
             exit(1);
         }

@@ -35,6 +35,9 @@
 /* One system call's iovecs and bytes (a total within any ssize_t). */
 #define IOV_BATCH 64
 #define BATCH_BYTES (1u << 30)
+/* A read whose samples are ORed: small enough that they are still in the
+ * cache (L2) when the OR reads them. */
+#define OR_BATCH_BYTES (512u << 10)
 /* How often a read waiting for a pipe looks at vqx_input_cancel. */
 #define CANCEL_POLL_MS 100
 /* Pipe buffer asked for: a few large reads per frame instead of many of
@@ -68,10 +71,12 @@ struct VqxInput {
     atomic_bool cancelled;
 };
 
-/* Bytes to read into `data`, or to skip when it is NULL. */
+/* Bytes to read into `data`, or to skip when it is NULL; `samples`: 16-bit
+ * little-endian samples, whose bits transfer() ORs as they arrive. */
 typedef struct Segment {
     uint8_t *data;
     uint64_t len;
+    bool samples;
 } Segment;
 
 /* A frame's segments: a y4m header, three planes, an alpha plane, the next
@@ -247,19 +252,19 @@ static uint64_t bytes_held(const VqxInput *in, uint64_t pos, uint64_t len)
 }
 
 /* The iovecs of one system call, from `off` into seg[s] on: up to a
- * skipped segment of a regular file, IOV_BATCH iovecs or BATCH_BYTES;
+ * skipped segment of a regular file, IOV_BATCH iovecs or `most` bytes;
  * skipped bytes of an in-order source go to the discard buffer. */
 static int batch(const VqxInput *in, const Segment *seg, unsigned n, unsigned s, uint64_t off,
-                 struct iovec *iov)
+                 uint64_t most, struct iovec *iov)
 {
     int k = 0;
     uint64_t want = 0;
     for (unsigned t = s; t < n && !(in->seekable && !seg[t].data); t++, off = 0) {
         for (uint64_t at = off; at < seg[t].len; ) {
-            if (k == IOV_BATCH || want == BATCH_BYTES) return k;
+            if (k == IOV_BATCH || want == most) return k;
             uint64_t len = seg[t].len - at;
             if (!seg[t].data && len > in->discard_len) len = in->discard_len;
-            if (len > BATCH_BYTES - want) len = BATCH_BYTES - want;
+            if (len > most - want) len = most - want;
             iov[k++] = (struct iovec){ seg[t].data ? seg[t].data + at : in->discard, (size_t)len };
             want += len;
             at += len;
@@ -268,11 +273,34 @@ static int batch(const VqxInput *in, const Segment *seg, unsigned n, unsigned s,
     return k;
 }
 
+/* The OR of the high bytes of the 16-bit little-endian samples in bytes
+ * [from, to) of a plane: the bits above the low 8, where a sample above a
+ * 9- to 15-bit peak has one. A sample split between two reads is counted
+ * when its high byte arrives. */
+static uint8_t high_bytes_or(const uint8_t *plane, uint64_t from, uint64_t to)
+{
+    uint8_t bits = 0;
+    if (from & 1 && from < to) bits = plane[from++];
+    uint16_t words = 0;
+    for (uint64_t i = from; i + 1 < to; i += 2) {
+        uint16_t w;
+        memcpy(&w, plane + i, sizeof(w));
+        words |= w;
+    }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return (uint8_t)(bits | (words & 0xff));
+#else
+    return (uint8_t)(bits | words >> 8);
+#endif
+}
+
 /* Fill the segments in order, from `pos` on for a regular file (whose
- * skipped segments are not read, only looked for in its size). Returns how
- * many bytes of them the source held, fewer only at its end, or a negative
- * errno. */
-static int64_t transfer(VqxInput *in, const Segment *seg, unsigned n, uint64_t pos)
+ * skipped segments are not read, only looked for in its size). With
+ * `bits`, the high bytes of the samples segments are ORed into it, read by
+ * read, while they are in the cache. Returns how many bytes of them the
+ * source held, fewer only at its end, or a negative errno. */
+static int64_t transfer(VqxInput *in, const Segment *seg, unsigned n, uint64_t pos,
+                        uint8_t *bits)
 {
     uint64_t done = 0, off = 0; /* off: into seg[s] */
     unsigned s = 0;
@@ -287,13 +315,15 @@ static int64_t transfer(VqxInput *in, const Segment *seg, unsigned n, uint64_t p
             continue;
         }
         struct iovec iov[IOV_BATCH];
-        const ssize_t got = read_some(in, iov, batch(in, seg, n, s, off, iov), pos);
+        const uint64_t most = bits ? OR_BATCH_BYTES : BATCH_BYTES;
+        const ssize_t got = read_some(in, iov, batch(in, seg, n, s, off, most, iov), pos);
         if (got < 0) return got;
         if (!got) return (int64_t)done;
         done += (uint64_t)got;
         pos += (uint64_t)got;
         for (uint64_t left = (uint64_t)got; left; ) {
             const uint64_t step = seg[s].len - off < left ? seg[s].len - off : left;
+            if (bits && seg[s].samples) *bits |= high_bytes_or(seg[s].data, off, off + step);
             off += step;
             left -= step;
             if (off == seg[s].len) {
@@ -312,13 +342,13 @@ static int64_t transfer(VqxInput *in, const Segment *seg, unsigned n, uint64_t p
 static int64_t read_line(VqxInput *in, uint64_t pos, char *line, size_t len, size_t max)
 {
     if (in->seekable) {
-        const Segment seg = { (uint8_t *)line + len, max - len };
-        const int64_t got = transfer(in, &seg, 1, pos + len);
+        const Segment seg = { (uint8_t *)line + len, max - len, false };
+        const int64_t got = transfer(in, &seg, 1, pos + len, NULL);
         return got < 0 ? got : (int64_t)len + got;
     }
     while (len < max && (!len || line[len - 1] != '\n')) {
-        const Segment seg = { (uint8_t *)line + len, 1 };
-        const int64_t got = transfer(in, &seg, 1, 0);
+        const Segment seg = { (uint8_t *)line + len, 1, false };
+        const int64_t got = transfer(in, &seg, 1, 0, NULL);
         if (got < 0) return got;
         if (!got) break;
         len++;
@@ -360,9 +390,10 @@ static unsigned frame_segments(const VqxInput *in, VqxPicture *pic, Segment *seg
     unsigned n = 0;
     for (unsigned p = 0; p < color_planes(&in->fmt); p++) {
         const bool fill = pic && in->planes >> p & 1;
-        seg[n++] = (Segment){ fill ? pic->data[p] : NULL, plane_bytes(&in->fmt, p) };
+        seg[n++] = (Segment){ fill ? pic->data[p] : NULL, plane_bytes(&in->fmt, p),
+                              fill && in->fmt.bpc > 8 };
     }
-    if (in->has_alpha) seg[n++] = (Segment){ NULL, plane_bytes(&in->fmt, 0) };
+    if (in->has_alpha) seg[n++] = (Segment){ NULL, plane_bytes(&in->fmt, 0), false };
     return n;
 }
 
@@ -374,16 +405,16 @@ static unsigned frame_segments(const VqxInput *in, VqxPicture *pic, Segment *seg
  * one is read first, on its own, rather than the planes twice), and is
  * updated. */
 static int read_positioned(VqxInput *in, uint64_t pos, unsigned frame, VqxPicture *pic,
-                           bool *params, uint64_t *next, char *err, size_t err_len)
+                           bool *params, uint64_t *next, uint8_t *bits, char *err, size_t err_len)
 {
     char tag[VQX_Y4M_FRAME_LEN];
     Segment seg[MAX_SEGMENTS];
     unsigned n = 0;
-    if (in->is_y4m) seg[n++] = (Segment){ (uint8_t *)tag, sizeof(tag) };
+    if (in->is_y4m) seg[n++] = (Segment){ (uint8_t *)tag, sizeof(tag), false };
     const unsigned planes_at = n;
     n += frame_segments(in, pic, seg + n);
     const bool line_first = params && *params;
-    int64_t got = line_first ? 0 : transfer(in, seg, n, pos);
+    int64_t got = line_first ? 0 : transfer(in, seg, n, pos, bits);
     if (got < 0) return read_failed(in, frame, got, err, err_len);
     uint64_t data = pos;
     if (in->is_y4m) {
@@ -400,7 +431,8 @@ static int read_positioned(VqxInput *in, uint64_t pos, unsigned frame, VqxPictur
                                           &used, err, err_len);
             if (ret <= 0) return ret;
             data += used;
-            got = transfer(in, seg + planes_at, n - planes_at, data);
+            if (bits) *bits = 0; /* the first read's planes were not this frame's */
+            got = transfer(in, seg + planes_at, n - planes_at, data, bits);
             if (got < 0) return read_failed(in, frame, got, err, err_len);
         }
         if (params) *params = data - pos != VQX_Y4M_FRAME_LEN;
@@ -428,7 +460,7 @@ static int in_order_header(VqxInput *in, char *err, size_t err_len)
 
 /* An in-order source's next frame: one pass of readv over its planes and
  * the next frame's header. */
-static int read_in_order(VqxInput *in, VqxPicture *pic, char *err, size_t err_len)
+static int read_in_order(VqxInput *in, VqxPicture *pic, uint8_t *bits, char *err, size_t err_len)
 {
     if (in->is_y4m) {
         const int ret = in_order_header(in, err, err_len);
@@ -436,8 +468,8 @@ static int read_in_order(VqxInput *in, VqxPicture *pic, char *err, size_t err_le
     }
     Segment seg[MAX_SEGMENTS];
     unsigned n = frame_segments(in, pic, seg);
-    if (in->is_y4m) seg[n++] = (Segment){ in->ahead, VQX_Y4M_FRAME_LEN };
-    const int64_t got = transfer(in, seg, n, 0);
+    if (in->is_y4m) seg[n++] = (Segment){ in->ahead, VQX_Y4M_FRAME_LEN, false };
+    const int64_t got = transfer(in, seg, n, 0, bits);
     if (got < 0) return read_failed(in, in->frame, got, err, err_len);
     if (!got && !in->is_y4m) return 0;
     if ((uint64_t)got < in->frame_bytes) return truncated(in, in->frame, (uint64_t)got, err, err_len);
@@ -479,28 +511,37 @@ static int prepare_picture(const VqxInput *in, VqxPicture *pic, char *err, size_
 }
 
 /* The next frame into `pic`, or skipped (NULL). */
-static int read_next(VqxInput *in, VqxPicture *pic, char *err, size_t err_len)
+static int read_next(VqxInput *in, VqxPicture *pic, uint8_t *bits, char *err, size_t err_len)
 {
     uint64_t next = 0;
     const int ret = in->seekable ? read_positioned(in, in->pos, in->frame, pic, &in->params, &next,
-                                                   err, err_len)
-                                 : read_in_order(in, pic, err, err_len);
+                                                   bits, err, err_len)
+                                 : read_in_order(in, pic, bits, err, err_len);
     if (ret != 1) return ret;
     in->pos = next;
     in->frame++;
     return 1;
 }
 
-int vqx_input_read(VqxInput *in, VqxPicture *pic, char *err, size_t err_len)
+/* The high bytes' OR as the bits of 16-bit samples above their low 8. */
+static void give_bits(uint8_t high, uint16_t *sample_bits)
+{
+    if (sample_bits) *sample_bits = (uint16_t)(high << 8);
+}
+
+int vqx_input_read(VqxInput *in, VqxPicture *pic, uint16_t *sample_bits, char *err,
+                   size_t err_len)
 {
     if (!in || !pic) return -EINVAL;
+    uint8_t high = 0;
     int ret = prepare_picture(in, pic, err, err_len);
-    if (!ret) ret = read_next(in, pic, err, err_len);
+    if (!ret) ret = read_next(in, pic, sample_bits ? &high : NULL, err, err_len);
     if (ret != 1) {
         vqx_picture_free(pic);
         return ret;
     }
     to_host_order(in, pic);
+    give_bits(high, sample_bits);
     return 1;
 }
 
@@ -508,24 +549,27 @@ int vqx_input_skip(VqxInput *in, unsigned n, char *err, size_t err_len)
 {
     if (!in) return -EINVAL;
     for (unsigned i = 0; i < n; i++) {
-        const int ret = read_next(in, NULL, err, err_len);
+        const int ret = read_next(in, NULL, NULL, err, err_len);
         if (ret <= 0) return ret;
     }
     return 1;
 }
 
-int vqx_input_read_at(VqxInput *in, unsigned frame, VqxPicture *pic, char *err, size_t err_len)
+int vqx_input_read_at(VqxInput *in, unsigned frame, VqxPicture *pic, uint16_t *sample_bits,
+                      char *err, size_t err_len)
 {
     if (!in || !pic || !in->seekable) return -EINVAL;
     uint64_t next;
+    uint8_t high = 0;
     int ret = prepare_picture(in, pic, err, err_len);
     if (!ret) ret = read_positioned(in, in->data_start + frame * stride(in), frame, pic, NULL,
-                                    &next, err, err_len);
+                                    &next, sample_bits ? &high : NULL, err, err_len);
     if (ret != 1) {
         vqx_picture_free(pic);
         return ret;
     }
     to_host_order(in, pic);
+    give_bits(high, sample_bits);
     return 1;
 }
 
@@ -534,8 +578,8 @@ uint64_t vqx_input_fixed_stride(VqxInput *in)
     if (!in->seekable || in->pos != in->data_start + in->frame * stride(in)) return 0;
     if (in->is_y4m) {
         char tag[VQX_Y4M_FRAME_LEN];
-        const Segment seg = { (uint8_t *)tag, sizeof(tag) };
-        if (transfer(in, &seg, 1, in->pos) != (int64_t)sizeof(tag) ||
+        const Segment seg = { (uint8_t *)tag, sizeof(tag), false };
+        if (transfer(in, &seg, 1, in->pos, NULL) != (int64_t)sizeof(tag) ||
             memcmp(tag, VQX_Y4M_FRAME, sizeof(tag)))
             return 0;
     }
@@ -562,6 +606,11 @@ uint64_t vqx_input_frames_left(const VqxInput *in)
 void vqx_input_set_planes(VqxInput *in, unsigned planes)
 {
     in->planes = planes;
+}
+
+unsigned vqx_input_planes(const VqxInput *in)
+{
+    return in->planes;
 }
 
 void vqx_input_cancel(VqxInput *in)
@@ -637,8 +686,8 @@ static int open_y4m(VqxInput *in, char *err, size_t err_len)
     }
     in->data_start = at + used;
     if (in->seekable) return 0;
-    const Segment seg = { in->ahead, VQX_Y4M_FRAME_LEN }; /* frame 0's header */
-    const int64_t got = transfer(in, &seg, 1, 0);
+    const Segment seg = { in->ahead, VQX_Y4M_FRAME_LEN, false }; /* frame 0's header */
+    const int64_t got = transfer(in, &seg, 1, 0, NULL);
     if (got < 0) return read_failed(in, 0, got, err, err_len);
     in->ahead_len = (size_t)got;
     return 0;
@@ -650,8 +699,8 @@ static int open_input(VqxInput *in, const VqxRawFormat *raw, char *err, size_t e
     if (ret < 0) return ret;
 
     uint8_t probe[VQX_Y4M_MAGIC_LEN];
-    const Segment seg = { probe, sizeof(probe) };
-    const int64_t got = transfer(in, &seg, 1, in->data_start);
+    const Segment seg = { probe, sizeof(probe), false };
+    const int64_t got = transfer(in, &seg, 1, in->data_start, NULL);
     if (got < 0) {
         set_error(err, err_len, "%s: read error: %s", in->name, strerror((int)-got));
         return -EIO;

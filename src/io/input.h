@@ -59,19 +59,25 @@ void vqx_input_frame_message(const char *name, const VqxRawFormat *fmt, const ch
 /* The planes the reads fill (bit p: plane p; every plane by default). The
  * others are skipped in the file, and left as they are in the picture. */
 void vqx_input_set_planes(VqxInput *in, unsigned planes);
+unsigned vqx_input_planes(const VqxInput *in);
 
 /* Read the next frame into `pic`: into its buffer when it already holds a
  * picture of the stream's format (e.g. from vqx_picture_alloc_from),
  * otherwise into a freshly allocated one (vqx_picture_alloc). `pic` must be
  * zeroed or hold a picture. Samples are stored as the file has them (16-bit
  * words in host order); they are not range-checked (vqx_send_pictures is).
+ * `sample_bits` (may be NULL) gets the OR of the samples read, but for their
+ * low 8 bits (0 for 8-bit streams): taken read by read while the bytes are
+ * in the cache, it tells against the bit depth's peak whether every sample
+ * is in range, with no pass over the picture.
  * Returns 1 when a frame was read, 0 at a clean end of stream, and a negative
  * errno value with a message (naming the file and the frame number) for a
  * truncated frame, a bad frame header or a read error. Frames are numbered
  * from 0. Errors: -ENODATA truncated frame, -EINVAL bad frame header,
  * -EIO read error, -ENOMEM, -ECANCELED (vqx_input_cancel).
  * On any return but 1, `pic` holds no allocation. */
-int vqx_input_read(VqxInput *in, VqxPicture *pic, char *err, size_t err_len);
+int vqx_input_read(VqxInput *in, VqxPicture *pic, uint16_t *sample_bits, char *err,
+                   size_t err_len);
 
 /* Skip n frames (same return convention as read, 1 when all were skipped):
  * regular files are not read but for y4m frame headers. */
@@ -96,7 +102,7 @@ uint64_t vqx_input_fixed_stride(VqxInput *in);
  * header carries parameters: from that frame on, frames are not at fixed
  * offsets, and vqx_input_seek(in, frame) lets vqx_input_read go on there.
  * Thread-safe: it changes nothing in `in`. */
-int vqx_input_read_at(VqxInput *in, unsigned frame, VqxPicture *pic,
+int vqx_input_read_at(VqxInput *in, unsigned frame, VqxPicture *pic, uint16_t *sample_bits,
                       char *err, size_t err_len);
 #define VQX_INPUT_NOT_FIXED 2
 /* Make frame `frame`, at its fixed offset, the next one vqx_input_read

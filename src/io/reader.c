@@ -78,9 +78,11 @@ static int read_frame(VqxReader *r, bool fixed, unsigned i, VqxPicture *pic, cha
         vqx_input_frame_message(vqx_input_name(r->in), &r->fmt, VQX_INPUT_CANNOT_ALLOCATE, msg, MSG_LEN);
         return -ENOMEM;
     }
-    const int status = fixed ? vqx_input_read_at(r->in, r->first + i, pic, msg, MSG_LEN)
-                             : vqx_input_read(r->in, pic, msg, MSG_LEN);
-    if (status == 1) vqx_ctx_check_range(r->ctx, pic);
+    uint16_t bits = 0;
+    const int status = fixed ? vqx_input_read_at(r->in, r->first + i, pic, &bits, msg, MSG_LEN)
+                             : vqx_input_read(r->in, pic, &bits, msg, MSG_LEN);
+    if (status == 1 && !(bits & ~((1u << r->fmt.bpc) - 1)))
+        vqx_ctx_mark_in_range(r->ctx, pic, vqx_input_planes(r->in));
     return status;
 }
 

@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 ret = vqx_input_skip(in, 1, err, sizeof(err));
             } else {
                 VqxPicture pic = { 0 };
-                ret = vqx_input_read(in, &pic, err, sizeof(err));
+                ret = vqx_input_read(in, &pic, NULL, err, sizeof(err));
                 vqx_picture_free(&pic);
             }
             if (ret <= 0) break;
