@@ -400,9 +400,6 @@ int vqx_device_start(VqxDevice *dev, const VqxFrameFormat *fmt)
     for (unsigned s = 0; s < VQX_DEVICE_BLOCKS && !ret; s++) {
         void *p;
         if (dev->frame_bytes) {
-            ret = fail(dev, vqx_cu_host_alloc(&p, dev->frame_bytes), "cudaHostAlloc (staging)");
-            if (ret) break;
-            dev->staging[s] = p;
             ret = device_alloc(dev, dev->frame_bytes, &p);
             if (ret) break;
             dev->input[s] = p;
@@ -499,9 +496,18 @@ int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *di
         ret = fail(dev, vqx_cu_upload_blocks(dst, src, bytes, n, dev->upload), "upload");
         *held = true;
     } else if (dev->frame_bytes) {
-        copy_frame(dev, dev->staging[s], ref, dis);
-        ret = fail(dev, vqx_cu_upload(dev->input[s], dev->staging[s], dev->frame_bytes, dev->upload),
-                   "upload");
+        /* pinned on the block's first frame of caller's memory: a stream of
+         * pool pictures never needs it (at 4K, 100 MB pinned is 50 ms) */
+        if (!dev->staging[s]) {
+            void *p = NULL;
+            ret = fail(dev, vqx_cu_host_alloc(&p, dev->frame_bytes), "cudaHostAlloc (staging)");
+            dev->staging[s] = p;
+        }
+        if (!ret) {
+            copy_frame(dev, dev->staging[s], ref, dis);
+            ret = fail(dev, vqx_cu_upload(dev->input[s], dev->staging[s], dev->frame_bytes,
+                                          dev->upload), "upload");
+        }
     }
     if (dev->frame_bytes) {
         if (!ret) ret = fail(dev, cudaEventRecord(dev->uploaded[s], dev->upload), "cudaEventRecord");

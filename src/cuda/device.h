@@ -3,11 +3,13 @@
  * the sending thread.
  *
  * Per stream geometry (once): every twin's device_init, then the planes the
- * twins read are laid out in one packed block, and VQX_DEVICE_BLOCKS pinned
- * staging blocks, device input blocks and result blocks are allocated; the
- * twins' kernels are captured into one graph per block.
- * Per frame n: the pictures are copied into staging block n % BLOCKS,
- * uploaded with one copy on the upload stream, and the graph of that block
+ * twins read are laid out in one packed block, and VQX_DEVICE_BLOCKS device
+ * input blocks and result blocks are allocated; the twins' kernels are
+ * captured into one graph per block.
+ * Per frame n: pictures of the context's pool (pinned, rows packed) are
+ * uploaded as they are; others are copied into pinned staging block
+ * n % BLOCKS (allocated on its first use) and uploaded with one copy, on
+ * the upload stream. The graph of that block
  * is launched on the compute stream behind the upload, followed by one
  * read-back of the result block. The host waits only when it reuses a block
  * BLOCKS frames later, and then hands the read-back results to the twins'
