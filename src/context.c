@@ -604,8 +604,14 @@ static void pool_free_buffer(const VqxContext *ctx, void *buf)
 int vqx_picture_alloc_from(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout layout,
                            unsigned bpc, unsigned w, unsigned h)
 {
+    return vqx_ctx_picture_alloc(ctx, pic, layout, bpc, w, h, VQX_ALL_PLANES);
+}
+
+int vqx_ctx_picture_alloc(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout layout,
+                          unsigned bpc, unsigned w, unsigned h, unsigned planes)
+{
     if (!ctx || !pic) return -EINVAL;
-    const size_t size = vqx_picture_layout(pic, layout, bpc, w, h);
+    const size_t size = vqx_picture_layout(pic, layout, bpc, w, h, planes);
     if (!size) return -EINVAL;
     pthread_mutex_lock(&ctx->lock);
     void *buf = NULL;
@@ -636,7 +642,7 @@ int vqx_picture_alloc_from(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout
         ctx->pool[ctx->n_pool++] = (struct PoolBuffer){ buf, size, true, 0 };
         pthread_mutex_unlock(&ctx->lock);
     }
-    vqx_picture_place(pic, buf);
+    vqx_picture_place(pic, buf, planes);
     pic->pool = ctx;
     return 0;
 }
@@ -832,14 +838,11 @@ unsigned vqx_planes_used(const VqxContext *ctx)
 {
     if (!ctx) return 0;
     for (unsigned i = 0; i < ctx->n_features; i++) {
-        if (!(cpu_of(ctx->features[i].fex)->flags & VQX_FEX_LUMA_ONLY)) return 7;
+        if (!(cpu_of(ctx->features[i].fex)->flags & VQX_FEX_LUMA_ONLY)) return VQX_ALL_PLANES;
     }
     return 1;
 }
 
-/* A picture must have the stream's format, planes that hold it, and no
- * sample above its bit depth's peak (the metrics' integer paths overflow on
- * those, and every value would be meaningless). */
 /* A reader of this context's pool found the picture's `planes` within the
  * peak (vqx_ctx_mark_in_range). */
 static bool range_checked(VqxContext *ctx, const VqxPicture *p, unsigned planes)
@@ -861,6 +864,9 @@ void vqx_ctx_mark_in_range(VqxContext *ctx, const VqxPicture *pic, unsigned plan
     pthread_mutex_unlock(&ctx->lock);
 }
 
+/* A picture must have the stream's format, planes that hold it, and no
+ * sample above its bit depth's peak (the metrics' integer paths overflow on
+ * those, and every value would be meaningless). */
 static int check_picture(VqxContext *ctx, const VqxPicture *p, const char *what)
 {
     const VqxFrameFormat *f = &ctx->format;

@@ -9,6 +9,10 @@
 int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
                             const char *options, unsigned *index);
 const VqxCollector *vqx_ctx_collector(const VqxContext *ctx);
+/* vqx_picture_alloc_from with memory for the planes in the mask `planes`
+ * only; the others' data are NULL (planes vqx_planes_used leaves out). */
+int vqx_ctx_picture_alloc(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout layout,
+                          unsigned bpc, unsigned w, unsigned h, unsigned planes);
 /* A pool picture's buffer back to its pool (vqx_picture_free). */
 void vqx_ctx_pool_release(VqxContext *ctx, void *buf);
 /* A reader read `planes` of a pool picture and found every sample within

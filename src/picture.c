@@ -16,7 +16,7 @@ unsigned vqx_picture_planes(const VqxPicture *pic)
 }
 
 size_t vqx_picture_layout(VqxPicture *pic, enum VqxPixelLayout layout,
-                          unsigned bpc, unsigned w, unsigned h)
+                          unsigned bpc, unsigned w, unsigned h, unsigned planes)
 {
     memset(pic, 0, sizeof(*pic));
     if (bpc < 8 || bpc > 16) return 0;
@@ -34,15 +34,17 @@ size_t vqx_picture_layout(VqxPicture *pic, enum VqxPixelLayout layout,
         pic->h[p] = p ? (h + ss_y) >> ss_y : h;
         const size_t stride = (size_t)pic->w[p] * bytes;
         pic->stride[p] = (ptrdiff_t)stride;
-        total += (stride * pic->h[p] + PLANE_ALIGN - 1) & ~(size_t)(PLANE_ALIGN - 1);
+        if (planes >> p & 1)
+            total += (stride * pic->h[p] + PLANE_ALIGN - 1) & ~(size_t)(PLANE_ALIGN - 1);
     }
     return total;
 }
 
-void vqx_picture_place(VqxPicture *pic, void *buf)
+void vqx_picture_place(VqxPicture *pic, void *buf, unsigned planes)
 {
     uint8_t *at = buf;
     for (unsigned p = 0; p < vqx_picture_planes(pic); p++) {
+        if (!(planes >> p & 1)) continue;
         pic->data[p] = at;
         at += ((size_t)pic->stride[p] * pic->h[p] + PLANE_ALIGN - 1) & ~(size_t)(PLANE_ALIGN - 1);
     }
@@ -53,7 +55,7 @@ int vqx_picture_alloc(VqxPicture *pic, enum VqxPixelLayout layout,
                       unsigned bpc, unsigned w, unsigned h)
 {
     if (!pic) return -EINVAL;
-    const size_t total = vqx_picture_layout(pic, layout, bpc, w, h);
+    const size_t total = vqx_picture_layout(pic, layout, bpc, w, h, VQX_ALL_PLANES);
     if (!total) return -EINVAL;
     /* total is a multiple of PLANE_ALIGN, as aligned_alloc wants */
     void *buf = aligned_alloc(PLANE_ALIGN, total);
@@ -61,7 +63,7 @@ int vqx_picture_alloc(VqxPicture *pic, enum VqxPixelLayout layout,
         memset(pic, 0, sizeof(*pic));
         return -ENOMEM;
     }
-    vqx_picture_place(pic, buf);
+    vqx_picture_place(pic, buf, VQX_ALL_PLANES);
     return 0;
 }
 

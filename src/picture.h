@@ -7,12 +7,17 @@
 
 #include "vqx/vqx.h"
 
+/* Plane masks: bit p is plane p. */
+#define VQX_ALL_PLANES 7u
+
 /* Set the geometry, strides and layout of `pic` (no planes yet) and return
- * the bytes its buffer needs, 0 for an invalid geometry. */
+ * the bytes its buffer needs for the planes in the mask `planes`, 0 for an
+ * invalid geometry. */
 size_t vqx_picture_layout(VqxPicture *pic, enum VqxPixelLayout layout,
-                          unsigned bpc, unsigned w, unsigned h);
-/* Point the planes of a laid-out picture into `buf`, which it then owns. */
-void vqx_picture_place(VqxPicture *pic, void *buf);
+                          unsigned bpc, unsigned w, unsigned h, unsigned planes);
+/* Point those planes of a laid-out picture into `buf`, which it then owns;
+ * the others' data stay NULL. */
+void vqx_picture_place(VqxPicture *pic, void *buf, unsigned planes);
 
 /* Where a sample exceeds the peak of the picture's bit depth. */
 typedef struct VqxSampleOverflow {

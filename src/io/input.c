@@ -29,6 +29,7 @@
 
 #include "io/input.h"
 #include "io/y4m.h"
+#include "picture.h"
 
 /* Discard buffer of in-order sources: skipped bytes go there in chunks. */
 #define DISCARD_CHUNK_BYTES (1u << 20)
@@ -751,7 +752,7 @@ static int open_source(VqxInput **out, int fd, FILE *stream, const char *name,
     in->fd = fd;
     in->stream = stream;
     in->name = name_copy;
-    in->planes = 7;
+    in->planes = VQX_ALL_PLANES;
     atomic_init(&in->cancelled, false);
     const int ret = open_input(in, raw, err, err_len);
     if (ret < 0) {

@@ -74,7 +74,8 @@ struct VqxReader {
 
 static int read_frame(VqxReader *r, bool fixed, unsigned i, VqxPicture *pic, char *msg)
 {
-    if (vqx_picture_alloc_from(r->ctx, pic, r->fmt.layout, r->fmt.bpc, r->fmt.w, r->fmt.h)) {
+    if (vqx_ctx_picture_alloc(r->ctx, pic, r->fmt.layout, r->fmt.bpc, r->fmt.w, r->fmt.h,
+                              vqx_input_planes(r->in))) {
         vqx_input_frame_message(vqx_input_name(r->in), &r->fmt, VQX_INPUT_CANNOT_ALLOCATE, msg, MSG_LEN);
         return -ENOMEM;
     }
