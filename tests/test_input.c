@@ -1081,7 +1081,7 @@ static void remove_tmp_dir(void)
         "tags.y4m", "round.yuv", "odd.yuv", "noformat.yuv", "trunc.y4m", "bad.y4m",
         "badframe.y4m", "range.y4m", "range.yuv", "skip.y4m", "skip.yuv",
         "skip-trunc.y4m", "empty.y4m", "luma.y4m", "luma.yuv", "offset.yuv", "fixed.yuv",
-        "fixed.y4m", "reader.y4m", "reader.yuv",
+        "fixed.y4m", "reader.y4m", "reader.yuv", "bits.yuv", "bits8.yuv",
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         unlink(tmp_path(names[i]));

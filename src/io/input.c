@@ -316,7 +316,9 @@ static int64_t transfer(VqxInput *in, const Segment *seg, unsigned n, uint64_t p
             continue;
         }
         struct iovec iov[IOV_BATCH];
-        const uint64_t most = bits ? OR_BATCH_BYTES : BATCH_BYTES;
+        bool samples = false;
+        for (unsigned t = s; t < n && bits; t++) samples |= seg[t].samples;
+        const uint64_t most = samples ? OR_BATCH_BYTES : BATCH_BYTES;
         const ssize_t got = read_some(in, iov, batch(in, seg, n, s, off, most, iov), pos);
         if (got < 0) return got;
         if (!got) return (int64_t)done;
