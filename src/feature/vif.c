@@ -106,7 +106,8 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     size_t bytes = 5 * ((padded * sizeof(uint32_t) + 63) & ~(size_t)63) +
                    3 * ((w * sizeof(uint64_t) + 63) & ~(size_t)63) +
                    2 * ((w * sizeof(uint32_t) + 63) & ~(size_t)63) +
-                   3 * ((w * sizeof(uint64_t) + 63) & ~(size_t)63);
+                   3 * ((w * sizeof(uint64_t) + 63) & ~(size_t)63) +
+                   ((VIF_ROW_SCRATCH(w) + 63) & ~(size_t)63);
     for (unsigned sc = 1; sc < VIF_SCALES; sc++)
         bytes += 2 * (((size_t)(fmt->w >> sc) * (fmt->h >> sc) * sizeof(uint16_t) + 63) & ~(size_t)63);
     s->mem = aligned_alloc(64, bytes);
@@ -124,6 +125,8 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     s->h_ref_sq = carve(&at, w * sizeof(uint64_t));
     s->h_dis_sq = carve(&at, w * sizeof(uint64_t));
     s->h_ref_dis = carve(&at, w * sizeof(uint64_t));
+    /* zeroed once: SIMD forms may read (and ignore) its words past the row */
+    s->row_scratch = memset(carve(&at, VIF_ROW_SCRATCH(w)), 0, VIF_ROW_SCRATCH(w));
     for (unsigned sc = 1; sc < VIF_SCALES; sc++) {
         VifPlane *p = &s->planes[sc];
         p->w = fmt->w >> sc;
@@ -158,23 +161,27 @@ static VifRow h_row(const VifState *s)
     return (VifRow){ s->h_mu1, s->h_mu2, s->h_ref_sq, s->h_dis_sq, s->h_ref_dis };
 }
 
-void vqx_vif_filter_row(VifState *s, unsigned w, const VifFilter *f)
+static void mirror_columns(VifColumns *c, unsigned w, const VifFilter *f)
 {
     const unsigned half = f->width / 2;
-    VifColumns *c = &s->cols;
     mirror_ends(c->mu1, w, half);
     mirror_ends(c->mu2, w, half);
     mirror_ends(c->ref_sq, w, half);
     mirror_ends(c->dis_sq, w, half);
     mirror_ends(c->ref_dis, w, half);
+}
+
+void vqx_vif_filter_row(VifState *s, unsigned w, const VifFilter *f)
+{
+    mirror_columns(&s->cols, w, f);
     const VifRow out = h_row(s);
-    s->dsp.horizontal(c, w, f, &out);
+    vqx_vif_horizontal_c(&s->cols, w, f, &out);
 }
 
 void vqx_vif_add_row(const VifState *s, unsigned w, VifSums *sums)
 {
     const VifRow h = h_row(s);
-    s->dsp.add_row(&h, w, s->log2_table, s->gain_limit, sums);
+    vqx_vif_add_row_c(&h, w, s->log2_table, s->gain_limit, sums);
 }
 
 VifShifts vqx_vif_shifts(unsigned scale, unsigned bpc)
@@ -196,8 +203,8 @@ static void scale_stats(VifState *s, unsigned scale, float *num, float *den)
     VifSums sums = { 0 };
     for (unsigned i = 0; i < p->h; i++) {
         columns(p, i, f, &sh, &s->cols);
-        vqx_vif_filter_row(s, p->w, f);
-        vqx_vif_add_row(s, p->w, &sums);
+        mirror_columns(&s->cols, p->w, f);
+        s->dsp.row_terms(&s->cols, p->w, f, s->row_scratch, s->log2_table, s->gain_limit, &sums);
     }
     vqx_vif_scale_result(&sums, num, den);
 }

@@ -66,15 +66,23 @@ VIF_ADD_ROW(vqx_vif_add_row_c)
                       h->dis_sq[j], h->ref_dis[j]);
 }
 
+VIF_ROW_TERMS(vqx_vif_row_terms_c)
+{
+    uint32_t *mu = scratch;
+    uint64_t *sq = (uint64_t *)(mu + 2 * (size_t)w);
+    const VifRow row = { mu, mu + w, sq, sq + w, sq + 2 * (size_t)w };
+    vqx_vif_horizontal_c(in, w, f, &row);
+    vqx_vif_add_row_c(&row, w, log2_table, gain_limit, sums);
+}
+
 void vqx_vif_dsp_init(VifDSPContext *c, unsigned bpc, unsigned cpu_flags)
 {
     c->columns_stats[0] = bpc == 8 ? vqx_vif_columns_stats_8bpc : vqx_vif_columns_stats_16bpc;
     c->columns_stats[1] = vqx_vif_columns_stats_16bpc;
     c->columns_means[0] = bpc == 8 ? vqx_vif_columns_means_8bpc : vqx_vif_columns_means_16bpc;
     c->columns_means[1] = vqx_vif_columns_means_16bpc;
-    c->horizontal = vqx_vif_horizontal_c;
+    c->row_terms = vqx_vif_row_terms_c;
     c->decimate = vqx_vif_decimate_c;
-    c->add_row = vqx_vif_add_row_c;
 #if VQX_ARCH_X86
     vqx_vif_dsp_init_x86(c, bpc, cpu_flags);
 #else

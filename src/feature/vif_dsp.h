@@ -33,7 +33,7 @@ typedef struct VifPlane {
     unsigned w, h;
 } VifPlane;
 
-/* Integer filter taps of one scale; they sum to 65536. */
+/* Integer filter taps of one scale; they sum to 65536 and are symmetric. */
 typedef struct VifFilter {
     const uint16_t *taps;
     unsigned width;
@@ -64,7 +64,8 @@ typedef struct VifRow {
 } VifRow;
 
 /* Vertical pass of the statistics filter for output row `row`: p->w
- * columns of `out`, rows mirrored at the plane's ends (p->h > f->width / 2). */
+ * columns of `out`, rows mirrored at the plane's ends (p->h > f->width / 2);
+ * at 8 bits the taps are below 2^15 (scale 0's). */
 #define VIF_COLUMNS_STATS(name) \
     void name(const VifPlane *p, unsigned row, const VifFilter *f, const VifShifts *sh, \
               const VifColumns *out)
@@ -77,31 +78,38 @@ typedef struct VifRow {
  * entries before 0 and after w - 1 are already mirrored. */
 #define VIF_HORIZONTAL(name) \
     void name(const VifColumns *in, unsigned w, const VifFilter *f, const VifRow *out)
+/* The information terms of one horizontally filtered row, added to `sums`. */
+#define VIF_ADD_ROW(name) \
+    void name(const VifRow *h, unsigned w, const uint16_t *log2_table, double gain_limit, \
+              VifSums *sums)
+/* Bytes of the scratch of VIF_ROW_TERMS for rows of w columns (64-byte
+ * aligned): a VifRow for the C, 16-bit copies of the columns for SIMD. */
+#define VIF_ROW_SCRATCH(w) (32 * ((size_t)(w) + 128))
+/* The horizontal pass and the information terms of a row of columns: the
+ * sums of VIF_ADD_ROW over the row of VIF_HORIZONTAL, means below 2^16 (as
+ * the vertical passes make them), moments any 32-bit words. */
+#define VIF_ROW_TERMS(name) \
+    void name(const VifColumns *in, unsigned w, const VifFilter *f, void *scratch, \
+              const uint16_t *log2_table, double gain_limit, VifSums *sums)
 /* Horizontal low-pass at the even columns: dst_w 16-bit means from columns
  * of rounded means (at most 65535) mirrored as for VIF_HORIZONTAL; reads
  * up to column 2 dst_w - 1 + f->width / 2. */
 #define VIF_DECIMATE(name) \
     void name(const uint32_t *ref, const uint32_t *dis, unsigned dst_w, const VifFilter *f, \
               uint16_t *ref_out, uint16_t *dis_out)
-/* The information terms of one horizontally filtered row, added to `sums`. */
-#define VIF_ADD_ROW(name) \
-    void name(const VifRow *h, unsigned w, const uint16_t *log2_table, double gain_limit, \
-              VifSums *sums)
 
 typedef VIF_COLUMNS_STATS((*VifColumnsStatsFn));
 typedef VIF_COLUMNS_MEANS((*VifColumnsMeansFn));
-typedef VIF_HORIZONTAL((*VifHorizontalFn));
+typedef VIF_ROW_TERMS((*VifRowTermsFn));
 typedef VIF_DECIMATE((*VifDecimateFn));
-typedef VIF_ADD_ROW((*VifAddRowFn));
 
 typedef struct VifDSPContext {
     /* [0]: scale 0, over the picture's samples; [1]: scales 1..3 (16-bit) */
     VifColumnsStatsFn columns_stats[2];
     /* [0]: scale 0 to 1, over the picture's samples; [1]: later scales */
     VifColumnsMeansFn columns_means[2];
-    VifHorizontalFn horizontal;
+    VifRowTermsFn row_terms; /* SIMD forms: the same double steps per lane, in order */
     VifDecimateFn decimate;
-    VifAddRowFn add_row; /* SIMD forms: the same double steps per lane, in order */
 } VifDSPContext;
 
 /* The table for pictures of `bpc` bits, with the SIMD entries that
@@ -113,8 +121,10 @@ VIF_COLUMNS_STATS(vqx_vif_columns_stats_8bpc);
 VIF_COLUMNS_STATS(vqx_vif_columns_stats_16bpc);
 VIF_COLUMNS_MEANS(vqx_vif_columns_means_8bpc);
 VIF_COLUMNS_MEANS(vqx_vif_columns_means_16bpc);
-VIF_HORIZONTAL(vqx_vif_horizontal_c);
+VIF_ROW_TERMS(vqx_vif_row_terms_c);
 VIF_DECIMATE(vqx_vif_decimate_c);
+/* The stages of the C's row_terms (vif.c's reference steps). */
+VIF_HORIZONTAL(vqx_vif_horizontal_c);
 VIF_ADD_ROW(vqx_vif_add_row_c);
 
 #endif

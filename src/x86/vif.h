@@ -1,26 +1,22 @@
-/* Integer VIF's x86 entries (vif_avx2.c, vif_avx512.c, each built with its
- * own -m flags) and where they replace the C in the table. */
+/* Integer VIF's x86 entries (vif_avx2.c, vif_avx512.c: vif_simd.h at two
+ * vector widths, each file built with its own -m flags) and where they
+ * replace the C in the table. */
 #ifndef VQX_X86_VIF_H
 #define VQX_X86_VIF_H
 
 #include "cpu.h"
 #include "feature/vif_dsp.h"
 
-VIF_COLUMNS_STATS(vqx_vif_columns_stats_8bpc_avx2);
-VIF_COLUMNS_STATS(vqx_vif_columns_stats_16bpc_avx2);
-VIF_COLUMNS_MEANS(vqx_vif_columns_means_8bpc_avx2);
-VIF_COLUMNS_MEANS(vqx_vif_columns_means_16bpc_avx2);
-VIF_HORIZONTAL(vqx_vif_horizontal_avx2);
-VIF_DECIMATE(vqx_vif_decimate_avx2);
-VIF_ADD_ROW(vqx_vif_add_row_avx2);
+#define VIF_X86_DECLARE(isa)                                   \
+    VIF_COLUMNS_STATS(vqx_vif_columns_stats_8bpc_##isa);       \
+    VIF_COLUMNS_STATS(vqx_vif_columns_stats_16bpc_##isa);      \
+    VIF_COLUMNS_MEANS(vqx_vif_columns_means_8bpc_##isa);       \
+    VIF_COLUMNS_MEANS(vqx_vif_columns_means_16bpc_##isa);      \
+    VIF_ROW_TERMS(vqx_vif_row_terms_##isa);                    \
+    VIF_DECIMATE(vqx_vif_decimate_##isa)
 
-VIF_COLUMNS_STATS(vqx_vif_columns_stats_8bpc_avx512);
-VIF_COLUMNS_STATS(vqx_vif_columns_stats_16bpc_avx512);
-VIF_COLUMNS_MEANS(vqx_vif_columns_means_8bpc_avx512);
-VIF_COLUMNS_MEANS(vqx_vif_columns_means_16bpc_avx512);
-VIF_HORIZONTAL(vqx_vif_horizontal_avx512);
-VIF_DECIMATE(vqx_vif_decimate_avx512);
-VIF_ADD_ROW(vqx_vif_add_row_avx512);
+VIF_X86_DECLARE(avx2);
+VIF_X86_DECLARE(avx512);
 
 /* Every entry of one ISA level (its suffix). */
 #define VIF_DSP_SET(c, bpc, isa)                                                             \
@@ -31,9 +27,8 @@ VIF_ADD_ROW(vqx_vif_add_row_avx512);
         (c)->columns_means[0] = (bpc) == 8 ? vqx_vif_columns_means_8bpc_##isa                \
                                            : vqx_vif_columns_means_16bpc_##isa;              \
         (c)->columns_means[1] = vqx_vif_columns_means_16bpc_##isa;                           \
-        (c)->horizontal = vqx_vif_horizontal_##isa;                                          \
+        (c)->row_terms = vqx_vif_row_terms_##isa;                                            \
         (c)->decimate = vqx_vif_decimate_##isa;                                              \
-        (c)->add_row = vqx_vif_add_row_##isa;                                                \
     } while (0)
 
 static inline void vqx_vif_dsp_init_x86(VifDSPContext *c, unsigned bpc, unsigned flags)

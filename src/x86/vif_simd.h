@@ -1,0 +1,554 @@
+/*
+ * Integer VIF's stages at one vector width, with the C's integer results
+ * and, per lane, its double steps in its order: included by vif_avx2.c and
+ * vif_avx512.c, which first define
+ *   VEC, LANES           the integer vector type, its 32-bit lanes
+ *   VI(op), VSET64(x), VZERO(), VAND, VANDNOT, VXOR, VLOAD(p), VSTORE(p, v)
+ *   HALF, HI(op), HZERO()   the integer vector of LANES / 2 32-bit lanes
+ *   VECD, VD(op), VCASTPD(d), VTRUNC(d)   LANES / 2 doubles, their bits, d
+ *                        rounded toward zero
+ *   NAME(f)              f with the ISA's suffix
+ *   load_bytes(p)        2 LANES bytes as 16-bit lanes
+ *   cmp_gt(a, b)         signed 32-bit a > b as all-ones lanes
+ *   VCASTPS(f)           the bits of a float vector
+ *   lo_half(v), hi_half(v), join(lo, hi), narrow64(v) (the low dwords of
+ *                        the 64-bit lanes), blend_odd(a, b) (the even 32-bit
+ *                        lanes of a, the odd of b), gather_dwords(t, off)
+ *                        (the dwords of t at byte offsets off)
+ *   store_cols(p, lo, hi)    2 LANES dwords in unpack order (lo: the 32-bit
+ *                        lanes of unpacklo_epi16) to p in column order
+ *   split_words(a, b, &lo, &hi)   the low and high words of the dwords of
+ *                        a then b, in column order
+ *   evens(p), store_means(p, v)   LANES even columns of p, in an order of
+ *                        the ISA's, and 16-bit stores of them in column order
+ *
+ * The filters multiply 16-bit words with madd (pmaddwd: exact signed 16 x
+ * 16-bit products, pairs summed in 32 bits). Words above 2^15 (squares and
+ * their halves, 16-bit means) are taken as w - 2^15 (xor 0x8000): taps sum
+ * to 65536, so every sum comes out short by 2^15 * 65536 = 2^31, added
+ * back mod 2^32; no tap reaches 2^15 but scale 3's centre, which is split
+ * over two words. Integer sums do not depend on the order of their terms,
+ * and the C's wrap mod 2^32 where the vector sums do, so each 32-bit value
+ * equals the C's; where the C sums in 64 bits the value is rebuilt from
+ * the sums of the high and low 16 bits of each term, both below 2^32.
+ * Column passes work on 2 LANES columns a step and go to the C below that;
+ * their last step overlaps the previous one and rewrites its values
+ * unchanged. row_terms masks the lanes past the row.
+ */
+#ifndef VQX_X86_VIF_SIMD_H
+#define VQX_X86_VIF_SIMD_H
+
+#include <stdint.h>
+
+#include "x86/vif.h"
+
+#define COLS (2 * LANES)
+#define MAX_TAPS (2 * VIF_MAX_HALF + 1)
+/* 32-bit lanes of 2^31, the bias of the madd sums */
+#define BIAS31 VI(set1_epi32)(INT32_MIN)
+
+static void tap_rows(const VifPlane *p, unsigned row, const VifFilter *f,
+                     const uint8_t **r, const uint8_t **d)
+{
+    const int top = (int)row - (int)(f->width / 2);
+    for (unsigned k = 0; k < f->width; k++) {
+        const unsigned y = vif_mirror(top + (int)k, p->h);
+        r[k] = (const uint8_t *)p->ref + (ptrdiff_t)y * p->ref_stride;
+        d[k] = (const uint8_t *)p->dis + (ptrdiff_t)y * p->dis_stride;
+    }
+}
+
+/* The words (lo, hi) in every 32-bit lane. */
+ALWAYS_INLINE VEC word_pair(unsigned lo, unsigned hi)
+{
+    return VI(set1_epi32)((int32_t)(lo | hi << 16));
+}
+
+/* acc += madd of the words of a and b interleaved (unpack order) with t. */
+ALWAYS_INLINE void madd_rows(VEC acc[2], VEC a, VEC b, VEC t)
+{
+    acc[0] = VI(add_epi32)(acc[0], VI(madd_epi16)(VI(unpacklo_epi16)(a, b), t));
+    acc[1] = VI(add_epi32)(acc[1], VI(madd_epi16)(VI(unpackhi_epi16)(a, b), t));
+}
+
+/* (v + round) >> shift, then the C's (uint16_t) cast. */
+ALWAYS_INLINE VEC round_mean(VEC v, VEC round, __m128i shift)
+{
+    return VAND(VI(srl_epi32)(VI(add_epi32)(v, round), shift), VI(set1_epi32)(0xffff));
+}
+
+/* ---- vertical passes ---- */
+
+/* 8 bits: squares (below 2^16) and their sums over a pair of rows (below
+ * 2^17) fit madd's products, and tap * sum fits 32 bits, as the C's 32-bit
+ * sums of squares; with symmetric taps each row pair (k, n - 1 - k) shares
+ * one multiply, the centre goes with a zero row. */
+typedef struct Stats8 {
+    VEC mu1[2], mu2[2], rr[2], dd[2], rd[2];
+} Stats8;
+
+ALWAYS_INLINE void stats8_rows(Stats8 *s, VEC ra, VEC rb, VEC da, VEC db, unsigned c)
+{
+    const VEC cc = word_pair(c, c), c32 = VI(set1_epi32)((int32_t)c);
+    const VEC p[2] = { VI(unpacklo_epi16)(ra, rb), VI(unpackhi_epi16)(ra, rb) };
+    const VEC q[2] = { VI(unpacklo_epi16)(da, db), VI(unpackhi_epi16)(da, db) };
+    for (int h = 0; h < 2; h++) {
+        s->mu1[h] = VI(add_epi32)(s->mu1[h], VI(madd_epi16)(p[h], cc));
+        s->mu2[h] = VI(add_epi32)(s->mu2[h], VI(madd_epi16)(q[h], cc));
+        s->rr[h] = VI(add_epi32)(s->rr[h], VI(mullo_epi32)(VI(madd_epi16)(p[h], p[h]), c32));
+        s->dd[h] = VI(add_epi32)(s->dd[h], VI(mullo_epi32)(VI(madd_epi16)(q[h], q[h]), c32));
+        s->rd[h] = VI(add_epi32)(s->rd[h], VI(mullo_epi32)(VI(madd_epi16)(p[h], q[h]), c32));
+    }
+}
+
+ALWAYS_INLINE void stats8_step(const uint8_t *const *r, const uint8_t *const *d,
+                               const VifFilter *f, const VifShifts *sh, const VifColumns *out,
+                               unsigned x)
+{
+    const unsigned n = f->width, half = n / 2;
+    Stats8 s;
+    s.mu1[0] = s.mu1[1] = s.mu2[0] = s.mu2[1] = VZERO();
+    s.rr[0] = s.rr[1] = s.dd[0] = s.dd[1] = s.rd[0] = s.rd[1] = VZERO();
+    for (unsigned k = 0; k < half; k++)
+        stats8_rows(&s, load_bytes(r[k] + x), load_bytes(r[n - 1 - k] + x),
+                    load_bytes(d[k] + x), load_bytes(d[n - 1 - k] + x), f->taps[k]);
+    stats8_rows(&s, load_bytes(r[half] + x), VZERO(), load_bytes(d[half] + x), VZERO(),
+                f->taps[half]);
+    const VEC mround = VI(set1_epi32)((int32_t)sh->mean_round);
+    const __m128i mshift = _mm_cvtsi32_si128((int)sh->mean);
+    /* the 8-bit C sums squares in 32 bits: its round is taken to 32 bits */
+    const VEC sround = VI(set1_epi32)((int32_t)(uint32_t)sh->sq_round);
+    const __m128i sshift = _mm_cvtsi32_si128((int)sh->sq);
+#define SQ(v) VI(srl_epi32)(VI(add_epi32)(v, sround), sshift)
+    store_cols(out->mu1 + x, round_mean(s.mu1[0], mround, mshift),
+               round_mean(s.mu1[1], mround, mshift));
+    store_cols(out->mu2 + x, round_mean(s.mu2[0], mround, mshift),
+               round_mean(s.mu2[1], mround, mshift));
+    store_cols(out->ref_sq + x, SQ(s.rr[0]), SQ(s.rr[1]));
+    store_cols(out->dis_sq + x, SQ(s.dd[0]), SQ(s.dd[1]));
+    store_cols(out->ref_dis + x, SQ(s.rd[0]), SQ(s.rd[1]));
+#undef SQ
+}
+
+VIF_COLUMNS_STATS(NAME(vqx_vif_columns_stats_8bpc))
+{
+    if (p->w < COLS) {
+        vqx_vif_columns_stats_8bpc(p, row, f, sh, out);
+        return;
+    }
+    const uint8_t *r[MAX_TAPS], *d[MAX_TAPS];
+    tap_rows(p, row, f, r, d);
+    for (unsigned x = 0;; x += COLS) {
+        if (x > p->w - COLS) x = p->w - COLS;
+        stats8_step(r, d, f, sh, out, x);
+        if (x == p->w - COLS) break;
+    }
+}
+
+/* 16-bit samples: the means by biased madd; the squares and products
+ * (below 2^32) as their high and low words (mulhi/mullo), each summed by
+ * biased madd into H and L below 65536 * 65535; the C's
+ * (sum + round) >> shift of the 48-bit sum 2^16 H + L, for shifts up to
+ * 16, is (H << (16 - shift)) + ((L + round) >> shift), taken mod 2^32 as
+ * the C's cast. Rows pair as (k, n - 1 - k), the centre with itself, its
+ * tap split in two. Two parts, to keep 8 sums in registers: ref and dis
+ * means with ref squares, then dis squares and products. */
+ALWAYS_INLINE void stats16_rows(VEC acc[4][2], int part, VEC ra, VEC rb, VEC da, VEC db, VEC t)
+{
+    const VEC bias = VI(set1_epi16)((short)0x8000);
+#define LO(x, y) VXOR(VI(mullo_epi16)(x, y), bias)
+#define HI16(x, y) VXOR(VI(mulhi_epu16)(x, y), bias)
+    if (part == 0) {
+        madd_rows(acc[0], VXOR(ra, bias), VXOR(rb, bias), t);
+        madd_rows(acc[1], VXOR(da, bias), VXOR(db, bias), t);
+        madd_rows(acc[2], LO(ra, ra), LO(rb, rb), t);
+        madd_rows(acc[3], HI16(ra, ra), HI16(rb, rb), t);
+    } else {
+        madd_rows(acc[0], LO(da, da), LO(db, db), t);
+        madd_rows(acc[1], HI16(da, da), HI16(db, db), t);
+        madd_rows(acc[2], LO(ra, da), LO(rb, db), t);
+        madd_rows(acc[3], HI16(ra, da), HI16(rb, db), t);
+    }
+#undef LO
+#undef HI16
+}
+
+/* The rounded, shifted moment of the biased sums of its low and high words. */
+ALWAYS_INLINE VEC moment16(VEC lo, VEC hi, VEC round, __m128i shift, __m128i up)
+{
+    const VEC h = VI(add_epi32)(hi, BIAS31), l = VI(add_epi32)(lo, round);
+    return VI(add_epi32)(VI(sll_epi32)(h, up), VI(srl_epi32)(l, shift));
+}
+
+ALWAYS_INLINE void stats16_step(const uint8_t *const *r, const uint8_t *const *d,
+                                const VifFilter *f, const VifShifts *sh, const VifColumns *out,
+                                unsigned x, int part)
+{
+    const unsigned n = f->width, half = n / 2;
+    VEC acc[4][2];
+    for (int i = 0; i < 4; i++) acc[i][0] = acc[i][1] = VZERO();
+    for (unsigned k = 0; k <= half; k++) {
+        const unsigned kb = n - 1 - k;
+        const unsigned ca = k < half ? f->taps[k] : f->taps[k] - f->taps[k] / 2;
+        const unsigned cb = k < half ? f->taps[kb] : f->taps[k] / 2;
+        stats16_rows(acc, part, VLOAD((const uint16_t *)r[k] + x),
+                     VLOAD((const uint16_t *)r[kb] + x), VLOAD((const uint16_t *)d[k] + x),
+                     VLOAD((const uint16_t *)d[kb] + x), word_pair(ca, cb));
+    }
+    const VEC sround = VI(set1_epi32)((int32_t)((uint32_t)sh->sq_round + 0x80000000u));
+    const __m128i sshift = _mm_cvtsi32_si128((int)sh->sq);
+    const __m128i up = _mm_cvtsi32_si128(16 - (int)sh->sq);
+    if (part == 0) {
+        const VEC mround = VI(set1_epi32)((int32_t)(sh->mean_round + 0x80000000u));
+        const __m128i mshift = _mm_cvtsi32_si128((int)sh->mean);
+        store_cols(out->mu1 + x, round_mean(acc[0][0], mround, mshift),
+                   round_mean(acc[0][1], mround, mshift));
+        store_cols(out->mu2 + x, round_mean(acc[1][0], mround, mshift),
+                   round_mean(acc[1][1], mround, mshift));
+        store_cols(out->ref_sq + x, moment16(acc[2][0], acc[3][0], sround, sshift, up),
+                   moment16(acc[2][1], acc[3][1], sround, sshift, up));
+    } else {
+        store_cols(out->dis_sq + x, moment16(acc[0][0], acc[1][0], sround, sshift, up),
+                   moment16(acc[0][1], acc[1][1], sround, sshift, up));
+        store_cols(out->ref_dis + x, moment16(acc[2][0], acc[3][0], sround, sshift, up),
+                   moment16(acc[2][1], acc[3][1], sround, sshift, up));
+    }
+}
+
+VIF_COLUMNS_STATS(NAME(vqx_vif_columns_stats_16bpc))
+{
+    if (p->w < COLS) {
+        vqx_vif_columns_stats_16bpc(p, row, f, sh, out);
+        return;
+    }
+    const uint8_t *r[MAX_TAPS], *d[MAX_TAPS];
+    tap_rows(p, row, f, r, d);
+    for (unsigned x = 0;; x += COLS) {
+        if (x > p->w - COLS) x = p->w - COLS;
+        stats16_step(r, d, f, sh, out, x, 0);
+        stats16_step(r, d, f, sh, out, x, 1);
+        if (x == p->w - COLS) break;
+    }
+}
+
+/* The vertical low-pass: madd over row pairs (k, n - 1 - k) and the centre
+ * with itself (its tap split in two); 8-bit samples are words as they
+ * are, 16-bit ones biased. */
+ALWAYS_INLINE void means_step(const uint8_t *const *r, const uint8_t *const *d,
+                              const VifFilter *f, VEC round, __m128i shift, uint32_t *ref_out,
+                              uint32_t *dis_out, unsigned x, int bytes)
+{
+    const unsigned n = f->width, half = n / 2;
+    const VEC bias = VI(set1_epi16)((short)0x8000);
+    VEC a[2] = { VZERO(), VZERO() }, b[2] = { VZERO(), VZERO() };
+    for (unsigned k = 0; k <= half; k++) {
+        const unsigned kb = n - 1 - k;
+        const unsigned ca = k < half ? f->taps[k] : f->taps[k] - f->taps[k] / 2;
+        const unsigned cb = k < half ? f->taps[kb] : f->taps[k] / 2;
+        const VEC t = word_pair(ca, cb);
+        if (bytes) {
+            madd_rows(a, load_bytes(r[k] + x), load_bytes(r[kb] + x), t);
+            madd_rows(b, load_bytes(d[k] + x), load_bytes(d[kb] + x), t);
+        } else {
+            madd_rows(a, VXOR(VLOAD((const uint16_t *)r[k] + x), bias),
+                      VXOR(VLOAD((const uint16_t *)r[kb] + x), bias), t);
+            madd_rows(b, VXOR(VLOAD((const uint16_t *)d[k] + x), bias),
+                      VXOR(VLOAD((const uint16_t *)d[kb] + x), bias), t);
+        }
+    }
+    store_cols(ref_out + x, round_mean(a[0], round, shift), round_mean(a[1], round, shift));
+    store_cols(dis_out + x, round_mean(b[0], round, shift), round_mean(b[1], round, shift));
+}
+
+ALWAYS_INLINE void columns_means(const VifPlane *p, unsigned row, const VifFilter *f,
+                                 unsigned shift, uint32_t round, uint32_t *ref_out,
+                                 uint32_t *dis_out, int bytes)
+{
+    const uint8_t *r[MAX_TAPS], *d[MAX_TAPS];
+    tap_rows(p, row, f, r, d);
+    const VEC rnd = VI(set1_epi32)((int32_t)(bytes ? round : round + 0x80000000u));
+    const __m128i sh = _mm_cvtsi32_si128((int)shift);
+    for (unsigned x = 0;; x += COLS) {
+        if (x > p->w - COLS) x = p->w - COLS;
+        means_step(r, d, f, rnd, sh, ref_out, dis_out, x, bytes);
+        if (x == p->w - COLS) break;
+    }
+}
+
+VIF_COLUMNS_MEANS(NAME(vqx_vif_columns_means_8bpc))
+{
+    if (p->w < COLS) vqx_vif_columns_means_8bpc(p, row, f, shift, round, ref_out, dis_out);
+    else columns_means(p, row, f, shift, round, ref_out, dis_out, 1);
+}
+
+VIF_COLUMNS_MEANS(NAME(vqx_vif_columns_means_16bpc))
+{
+    if (p->w < COLS) vqx_vif_columns_means_16bpc(p, row, f, shift, round, ref_out, dis_out);
+    else columns_means(p, row, f, shift, round, ref_out, dis_out, 0);
+}
+
+/* ---- decimation ---- */
+
+/* Symmetric taps: columns k and n - 1 - k (means below 2^16) are added
+ * first, one multiply for both; the 32-bit sums wrap as the C's. */
+ALWAYS_INLINE void decimate_step(const uint32_t *ref, const uint32_t *dis, const VifFilter *f,
+                                 uint16_t *ref_out, uint16_t *dis_out, unsigned j)
+{
+    const unsigned n = f->width, half = n / 2;
+    const uint32_t *a = ref + 2 * (ptrdiff_t)j - half, *b = dis + 2 * (ptrdiff_t)j - half;
+    VEC sa = VZERO(), sb = VZERO();
+    for (unsigned k = 0; k < half; k++) {
+        const VEC t = VI(set1_epi32)(f->taps[k]);
+        const VEC pa = VI(add_epi32)(evens(a + k), evens(a + n - 1 - k));
+        const VEC pb = VI(add_epi32)(evens(b + k), evens(b + n - 1 - k));
+        sa = VI(add_epi32)(sa, VI(mullo_epi32)(pa, t));
+        sb = VI(add_epi32)(sb, VI(mullo_epi32)(pb, t));
+    }
+    const VEC t = VI(set1_epi32)(f->taps[half]), round = VI(set1_epi32)(32768);
+    sa = VI(add_epi32)(sa, VI(mullo_epi32)(evens(a + half), t));
+    sb = VI(add_epi32)(sb, VI(mullo_epi32)(evens(b + half), t));
+    /* below 2^16 after the shift: the C's (uint16_t) cast changes nothing */
+    store_means(ref_out + j, VI(srli_epi32)(VI(add_epi32)(sa, round), 16));
+    store_means(dis_out + j, VI(srli_epi32)(VI(add_epi32)(sb, round), 16));
+}
+
+VIF_DECIMATE(NAME(vqx_vif_decimate))
+{
+    if (dst_w < LANES) {
+        vqx_vif_decimate_c(ref, dis, dst_w, f, ref_out, dis_out);
+        return;
+    }
+    for (unsigned j = 0;; j += LANES) {
+        if (j > dst_w - LANES) j = dst_w - LANES;
+        decimate_step(ref, dis, f, ref_out, dis_out, j);
+        if (j == dst_w - LANES) break;
+    }
+}
+
+/* ---- horizontal pass and information terms ---- */
+
+/* Words of each 16-bit copy of the columns: the row, its mirrored margins
+ * and what the last steps read past them. */
+#define ROW_WORDS(w) ((((size_t)(w) + 2 * VIF_MAX_HALF + 2 + 2 * COLS) + 31) & ~(size_t)31)
+_Static_assert(8 * 2 * (2 * VIF_MAX_HALF + 2 + 2 * COLS + 31) <= 32 * 128,
+               "VIF_ROW_SCRATCH holds 8 copies");
+
+/* The 16-bit copies, biased: the means' low words (their high words are
+ * 0), then the low and high words of each moment, from column -half to
+ * w - 1 + half (n = w + 2 half >= COLS words). */
+static void copy_words(const VifColumns *in, unsigned half, unsigned n, uint16_t *const q[8])
+{
+    const uint32_t *src[5] = { in->mu1 - half, in->mu2 - half, in->ref_sq - half,
+                               in->dis_sq - half, in->ref_dis - half };
+    const VEC bias = VI(set1_epi16)((short)0x8000);
+    for (unsigned x = 0;; x += COLS) {
+        if (x > n - COLS) x = n - COLS;
+        for (int i = 0; i < 5; i++) {
+            VEC lo, hi;
+            split_words(VLOAD(src[i] + x), VLOAD(src[i] + x + LANES), &lo, &hi);
+            if (i < 2) {
+                VSTORE(q[i] + x, VXOR(lo, bias));
+            } else {
+                VSTORE(q[2 * i - 2] + x, VXOR(lo, bias));
+                VSTORE(q[2 * i - 1] + x, VXOR(hi, bias));
+            }
+        }
+        if (x == n - COLS) break;
+    }
+}
+
+/* Tap pairs over the copies: output j gets a P[j + o] + b P[j + o + 1] of
+ * each (o, a | b << 16), P the copy from column -half; a tap of 2^15 or
+ * more (scale 3's centre) is split over two pairs. */
+static unsigned tap_pairs(const VifFilter *f, unsigned *off, uint32_t *taps)
+{
+    uint32_t rem[MAX_TAPS + 1] = { 0 };
+    const unsigned n = f->width;
+    for (unsigned k = 0; k < n; k++) rem[k] = f->taps[k];
+    unsigned count = 0;
+    for (unsigned p = 0; p < n;) {
+        const uint32_t a = rem[p] < 32767 ? rem[p] : 32767;
+        const uint32_t b = rem[p + 1] < 32767 ? rem[p + 1] : 32767;
+        rem[p] -= a;
+        rem[p + 1] -= b;
+        off[count] = p;
+        taps[count++] = a | b << 16;
+        if (!rem[p]) p += rem[p + 1] ? 1 : 2;
+    }
+    return count;
+}
+
+/* (uint32_t)((a * b + 2^31) >> 32) of each 32-bit lane: the products of
+ * the even lanes, then of the odd ones. */
+ALWAYS_INLINE VEC mean_product(VEC a, VEC b)
+{
+    const VEC round = VSET64(INT64_C(2147483648));
+    const VEC even = VI(srli_epi64)(VI(add_epi64)(VI(mul_epu32)(a, b), round), 32);
+    const VEC odd = VI(add_epi64)(
+        VI(mul_epu32)(VI(srli_epi64)(a, 32), VI(srli_epi64)(b, 32)), round);
+    return blend_odd(even, odd);
+}
+
+/* The C's (uint32_t)((sum + 2^15) >> 16) of a 48-bit sum 2^16 H + L from
+ * the biased sums of its high and low words: H + ((L + 2^15) >> 16), the
+ * carry exact as L + 2^15 < 2^32. */
+ALWAYS_INLINE VEC moment(VEC lo, VEC hi)
+{
+    const VEC l = VI(add_epi32)(lo, VI(set1_epi32)((int32_t)0x80008000u));
+    return VI(add_epi32)(VI(add_epi32)(hi, BIAS31), VI(srli_epi32)(l, 16));
+}
+
+/* The log2 table's entry at byte offsets off = 2 i - 2: the dword there
+ * holds table[i] in its high half. Offsets are made from an i forced into
+ * [2^15, 2^16) (no change where the C reads), so that the gather stays in
+ * the table on every lane. */
+ALWAYS_INLINE VEC table_at(const uint16_t *table, VEC off)
+{
+    return VI(srli_epi32)(gather_dwords(table, off), 16);
+}
+
+/* vif_log2_q11_32 of x in [2^17, 2^31): x >> 8 is below 2^23, so its float
+ * is exact and its biased exponent is floor(log2 x) - 8 + 127; the C's clz
+ * gives k = floor(log2 x) - 15, the index x >> k. */
+ALWAYS_INLINE VEC log2_q11_32(const uint16_t *table, VEC x)
+{
+    const VEC e = VI(srli_epi32)(VCASTPS(VI(cvtepi32_ps)(VI(srli_epi32)(x, 8))), 23);
+    const VEC k = VI(sub_epi32)(e, VI(set1_epi32)(127 - 8 + 15));
+    const VEC m = VAND(VI(srlv_epi32)(x, k), VI(set1_epi32)(0x7fff));
+    const VEC off = VI(add_epi32)(VI(add_epi32)(m, m), VI(set1_epi32)(0xfffe));
+    return VI(add_epi32)(table_at(table, off), VI(slli_epi32)(k, 11));
+}
+
+/* For vif_log2_q11_64 of x in [2^17, 2^53), held exactly as a double:
+ * its biased exponent E gives floor(log2 x) = E - 1023, so the C's clz
+ * gives k = E - 1038, and x >> k = 2^15 + the top 15 bits of the mantissa.
+ * Returns the table offset and sets *e to E, in 32-bit lanes. */
+ALWAYS_INLINE HALF log2_offset_64(VECD x, HALF *e)
+{
+    const VEC b = VCASTPD(x);
+    *e = narrow64(VI(srli_epi64)(b, 52));
+    return narrow64(VI(add_epi64)(VAND(VI(srli_epi64)(b, 36), VSET64(0xfffe)), VSET64(0xfffe)));
+}
+
+/* The double steps of LANES / 2 pixels: sets sv (the clamped residual)
+ * and the table offset and exponent of total = trunc(g^2 sigma1) + noise
+ * (the int64 cast of a value in [0, 2^46]: g <= the limit <= 100, sigma1 <
+ * 2^31; all exact integers in doubles). */
+ALWAYS_INLINE void gain_steps(VECD limit, HALF sigma1, HALF sigma2, HALF sigma12, HALF *sv,
+                              HALF *off, HALF *e)
+{
+    const VECD s1 = VD(cvtepi32_pd)(sigma1), s12 = VD(cvtepi32_pd)(sigma12);
+    VECD g = VD(div_pd)(s12, VD(add_pd)(s1, VD(set1_pd)(65536 * 1.0e-10)));
+    *sv = HI(max_epi32)(
+        VD(cvttpd_epi32)(VD(sub_pd)(VD(cvtepi32_pd)(sigma2), VD(mul_pd)(g, s12))), HZERO());
+    /* minpd(g, limit) is g < limit ? g : limit, as the C's !(g < limit) */
+    g = VD(min_pd)(g, limit);
+    const VECD noise = VD(add_pd)(VD(cvtepi32_pd)(*sv), VD(set1_pd)(VIF_SIGMA_NSQ));
+    *off = log2_offset_64(VD(add_pd)(VTRUNC(VD(mul_pd)(VD(mul_pd)(g, g), s1)), noise), e);
+}
+
+/* Sums of the terms: the log terms (each below 2^18 in magnitude) and the
+ * count of linear pixels in 32-bit lanes over a block of at most
+ * TERM_BLOCK columns, the linear sigma2 terms in 64-bit lanes. */
+#define TERM_BLOCK 16384
+typedef struct Terms {
+    VEC num_log, den_log, minus_den_non_log, num_non_log;
+} Terms;
+
+/* vif_add_pixel on LANES pixels a lane each from the horizontal sums acc
+ * (biased: mu1, mu2, then the low and high words of ref_sq, dis_sq,
+ * ref_dis), of the lanes in `valid`: the C's integer steps at its widths,
+ * its branches as masks (integer sums: their order is free), its double
+ * steps per lane in order. */
+ALWAYS_INLINE void add_terms(Terms *t, const VEC acc[8], VEC valid, const uint16_t *table,
+                             VECD limit)
+{
+    const VEC mu1 = VI(add_epi32)(acc[0], BIAS31), mu2 = VI(add_epi32)(acc[1], BIAS31);
+    const VEC xx = moment(acc[2], acc[3]), yy = moment(acc[4], acc[5]);
+    const VEC xy = moment(acc[6], acc[7]);
+    const VEC sigma1 = VI(sub_epi32)(xx, mean_product(mu1, mu1));
+    const VEC sigma2 = VI(max_epi32)(VI(sub_epi32)(yy, mean_product(mu2, mu2)), VZERO());
+    const VEC sigma12 = VI(sub_epi32)(xy, mean_product(mu1, mu2));
+
+    const VEC lg = VAND(valid, cmp_gt(sigma1, VI(set1_epi32)(VIF_SIGMA_NSQ - 1)));
+    const VEC lin = VANDNOT(lg, valid);
+    t->minus_den_non_log = VI(add_epi32)(t->minus_den_non_log, lin);
+    const VEC s2 = VAND(sigma2, lin); /* below 2^31 */
+    t->num_non_log = VI(add_epi64)(t->num_non_log, VAND(s2, VSET64(0xffffffff)));
+    t->num_non_log = VI(add_epi64)(t->num_non_log, VI(srli_epi64)(s2, 32));
+
+    const VEC nm = VAND(lg, VAND(cmp_gt(sigma12, VZERO()), cmp_gt(sigma2, VZERO())));
+    const VEC nsq = VI(set1_epi32)(VIF_SIGMA_NSQ);
+    /* the den term on every lane, the num term where nm (others: any value) */
+    const VEC den = VI(sub_epi32)(log2_q11_32(table, VI(add_epi32)(sigma1, nsq)),
+                                  VI(set1_epi32)(2048 * 17));
+    HALF sv[2], off[2], e[2];
+    gain_steps(limit, lo_half(sigma1), lo_half(sigma2), lo_half(sigma12), &sv[0], &off[0],
+               &e[0]);
+    gain_steps(limit, hi_half(sigma1), hi_half(sigma2), hi_half(sigma12), &sv[1], &off[1],
+               &e[1]);
+    const VEC k = VI(sub_epi32)(join(e[0], e[1]), VI(set1_epi32)(1023 + 15));
+    const VEC total_log = VI(add_epi32)(table_at(table, join(off[0], off[1])),
+                                        VI(slli_epi32)(k, 11));
+    const VEC num = VI(sub_epi32)(total_log,
+                                  log2_q11_32(table, VI(add_epi32)(join(sv[0], sv[1]), nsq)));
+    t->den_log = VI(add_epi32)(t->den_log, VAND(lg, den));
+    t->num_log = VI(add_epi32)(t->num_log, VAND(nm, num));
+}
+
+/* The horizontal pass over the biased 16-bit copies, LANES outputs of one
+ * parity of a step: lane i is column b + 2 i + par, whose pair (o, t)
+ * madd takes from the dword at word b + o + par + 2 i. Outputs come even
+ * and odd apart; the terms do not care about the order of the pixels. */
+VIF_ROW_TERMS(NAME(vqx_vif_row_terms))
+{
+    const unsigned half = f->width / 2;
+    if (w + 2 * half < COLS) {
+        vqx_vif_row_terms_c(in, w, f, scratch, log2_table, gain_limit, sums);
+        return;
+    }
+    uint16_t *q[8];
+    for (int i = 0; i < 8; i++) q[i] = (uint16_t *)scratch + i * ROW_WORDS(w);
+    copy_words(in, half, w + 2 * half, q);
+    unsigned off[2 * MAX_TAPS];
+    uint32_t pair_taps[2 * MAX_TAPS];
+    const unsigned np = tap_pairs(f, off, pair_taps);
+    static const int32_t even_lanes[16] = { 0, 2, 4, 6, 8, 10, 12, 14,
+                                            16, 18, 20, 22, 24, 26, 28, 30 };
+    const VEC lane2 = VLOAD(even_lanes);
+    const VECD limit = VD(set1_pd)(gain_limit);
+    Terms t;
+    t.num_non_log = VZERO();
+    for (unsigned b0 = 0; b0 < w; b0 += TERM_BLOCK) {
+        const unsigned b1 = w - b0 < TERM_BLOCK ? w : b0 + TERM_BLOCK;
+        t.num_log = t.den_log = t.minus_den_non_log = VZERO();
+        for (unsigned b = b0; b < b1; b += COLS) {
+            for (unsigned par = 0; par < 2; par++) {
+                VEC acc[8];
+                for (int i = 0; i < 8; i++) acc[i] = VZERO();
+                for (unsigned m = 0; m < np; m++) {
+                    const VEC tap = VI(set1_epi32)((int32_t)pair_taps[m]);
+                    const size_t o = b + off[m] + par;
+                    for (int i = 0; i < 8; i++)
+                        acc[i] = VI(add_epi32)(acc[i], VI(madd_epi16)(VLOAD(q[i] + o), tap));
+                }
+                const VEC valid = cmp_gt(VI(set1_epi32)((int32_t)(w - b - par)), lane2);
+                add_terms(&t, acc, valid, log2_table, limit);
+            }
+        }
+        int32_t lanes[3][LANES];
+        VSTORE(lanes[0], t.num_log);
+        VSTORE(lanes[1], t.den_log);
+        VSTORE(lanes[2], t.minus_den_non_log);
+        for (int i = 0; i < LANES; i++) {
+            sums->num_log += lanes[0][i];
+            sums->den_log += lanes[1][i];
+            sums->den_non_log -= lanes[2][i];
+        }
+    }
+    int64_t lin[LANES / 2];
+    VSTORE(lin, t.num_non_log);
+    for (int i = 0; i < LANES / 2; i++) sums->num_non_log += lin[i];
+}
+
+#endif
