@@ -21,10 +21,13 @@
 #include <stdlib.h>
 
 #include "feature/extractor.h"
+#include "feature/float_motion_dsp.h"
 #include "feature/float_picture.h"
 #include "feature/resample.h"
 
 #define MAX_RADIUS 2
+/* Rows whose sums of |a - b| one call of the table's row_sads takes. */
+#define SAD_ROWS 16
 
 /* Filters, from libvmaf motion_tools.h, Netflix, BSD+Patent. */
 static const float blur5[5] = { 0.054488685f, 0.244201342f, 0.402619947f, 0.244201342f, 0.054488685f };
@@ -55,6 +58,7 @@ typedef struct FloatMotionState {
     PlaneGeometry geo[3];
     const float *taps;
     int n_taps;
+    FloatMotionDSPContext dsp;
     float *plane;           /* the frame as floats, one plane at a time */
     float *row;             /* a column-blurred row, with mirrored margins */
     float *blur[3][2];      /* blurred plane of frame n in [p][n & 1] */
@@ -124,46 +128,34 @@ static inline int mirror(int i, int n)
 }
 
 /* Separable blur, columns then rows, one output row at a time. */
-static void blur_plane(const float *taps, int n_taps, const float *src, float *dst,
-                       float *row, int w, int h, ptrdiff_t stride)
+static void blur_plane(const FloatMotionDSPContext *c, const float *taps, int n_taps,
+                       const float *src, float *dst, float *row, int w, int h, ptrdiff_t stride)
 {
     const int radius = n_taps / 2;
     float *const mid = row + MAX_RADIUS;
     for (int y = 0; y < h; y++) {
-        const float *r[5];
+        const float *r[FLOAT_MOTION_MAX_TAPS];
         for (int k = 0; k < n_taps; k++)
             r[k] = src + mirror(y - radius + k, h) * stride;
-        for (int x = 0; x < w; x++) {
-            float acc = 0;
-            for (int k = 0; k < n_taps; k++)
-                acc += taps[k] * r[k][x];
-            mid[x] = acc;
-        }
+        c->blur_columns(taps, n_taps, r, w, mid);
         for (int m = 1; m <= radius; m++) {
             mid[-m] = mid[m];
             mid[w - 1 + m] = mid[w - 1 - m];
         }
-        float *out = dst + y * stride;
-        for (int x = 0; x < w; x++) {
-            float acc = 0;
-            for (int k = 0; k < n_taps; k++)
-                acc += taps[k] * mid[x - radius + k];
-            out[x] = acc;
-        }
+        c->blur_row(taps, n_taps, mid, w, dst + y * stride);
     }
 }
 
 /* Mean absolute difference, summed per row in float as libvmaf does. (It
  * adds through double; for a sum of two floats that rounds the same.) */
-static float mean_abs_diff(const float *a, const float *b, int w, int h, ptrdiff_t stride)
+static float mean_abs_diff(const FloatMotionDSPContext *c, const float *a, const float *b, int w,
+                           int h, ptrdiff_t stride)
 {
-    float total = 0;
-    for (int y = 0; y < h; y++) {
-        const float *ra = a + y * stride, *rb = b + y * stride;
-        float line = 0;
-        for (int x = 0; x < w; x++)
-            line += fabsf(ra[x] - rb[x]);
-        total += line;
+    float total = 0, line[SAD_ROWS];
+    for (int y = 0; y < h; y += SAD_ROWS) {
+        const int n = h - y < SAD_ROWS ? h - y : SAD_ROWS;
+        c->row_sads(a + y * stride, b + y * stride, stride, w, n, line);
+        for (int r = 0; r < n; r++) total += line[r];
     }
     return total / (float)((int64_t)w * h);
 }
@@ -176,6 +168,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 
     s->taps = s->filter_size == 1 ? identity5 : s->filter_size == 3 ? blur3 : blur5;
     s->n_taps = s->filter_size == 3 ? 3 : 5;
+    vqx_float_motion_dsp_init(&s->dsp, fmt->cpu_flags);
     s->n_planes = s->add_uv ? 3 : 1;
     for (unsigned p = 0; p < s->n_planes; p++) {
         PlaneGeometry *g = &s->geo[p];
@@ -213,10 +206,11 @@ static double pair_score(const FloatMotionState *s, unsigned a, unsigned b)
     double score = 0.0;
     for (unsigned p = 0; p < s->n_planes; p++) {
         const PlaneGeometry *g = &s->geo[p];
-        float plane_score = mean_abs_diff(s->blur[p][a], s->blur[p][b], g->w, g->h, g->stride);
+        float plane_score = mean_abs_diff(&s->dsp, s->blur[p][a], s->blur[p][b], g->w, g->h,
+                                          g->stride);
         if (s->add_scale1)
-            plane_score += mean_abs_diff(s->half[p][a], s->half[p][b], g->half_w, g->half_h,
-                                         g->half_stride);
+            plane_score += mean_abs_diff(&s->dsp, s->half[p][a], s->half[p][b], g->half_w,
+                                         g->half_h, g->half_stride);
         if (p == 0) score = plane_score;
         else score += plane_score;
     }
@@ -239,7 +233,8 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     for (unsigned p = 0; p < s->n_planes; p++) {
         const PlaneGeometry *g = &s->geo[p];
         vqx_float_plane(s->plane, g->stride, ref, p, -128.0f);
-        blur_plane(s->taps, s->n_taps, s->plane, s->blur[p][cur], s->row, g->w, g->h, g->stride);
+        blur_plane(&s->dsp, s->taps, s->n_taps, s->plane, s->blur[p][cur], s->row, g->w, g->h,
+                   g->stride);
         if (s->add_scale1)
             vqx_resample(&g->halve, s->blur[p][cur], g->stride, s->half[p][cur], g->half_stride);
     }

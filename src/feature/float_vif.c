@@ -16,12 +16,12 @@
 
 #include "feature/extractor.h"
 #include "feature/float_picture.h"
+#include "feature/float_vif_dsp.h"
 #include "feature/resample.h"
 #include "feature/vif.h"
 #include "feature/vif_gaussian.h"
 
 #define SCALES 4
-#define MAX_TAPS 128 /* widest filter: 17 taps times the largest kernel scale */
 
 /* Reference and distorted planes of one scale; stride in floats. */
 typedef struct Plane {
@@ -45,13 +45,14 @@ typedef struct FloatVifState {
     unsigned src_w, src_h;
     Plane input;              /* converted luma, source size */
     Plane planes[SCALES];     /* [0]: resampled input, or the input itself */
-    float filter[SCALES][MAX_TAPS];
+    float filter[SCALES][FLOAT_VIF_MAX_TAPS];
     unsigned filter_width[SCALES];
     /* Vertical sums of one row (padded for the horizontal mirror), and the
      * five filtered rows the statistic reads. */
     float *v_mu1, *v_mu2, *v_xx, *v_yy, *v_xy;
     float *h_mu1, *h_mu2, *h_xx, *h_yy, *h_xy;
     void *mem;
+    FloatVifDSPContext dsp;
 } FloatVifState;
 
 enum {
@@ -108,31 +109,6 @@ static const VqxOption options[] = {
     { 0 }
 };
 
-/* Polynomial log2 of vif_tools.c (VIF_OPT_FAST_LOG2): exponent plus a
- * degree-8 fit of log2(1 + m). Coefficients from libvmaf
- * src/feature/vif_tools.c (Netflix, BSD+Patent). */
-static float log2_fast(float x)
-{
-    static const float poly[9] = {
-        -0.012671635276421, 0.064841182402670, -0.157048836463065,
-        0.257167726303123, -0.353800560300520, 0.480131410397451,
-        -0.721314327952201, 1.442694803896991, 0
-    };
-    if (x == 0) return -INFINITY;
-    if (x < 0) return NAN;
-    uint32_t bits;
-    memcpy(&bits, &x, sizeof(bits));
-    const int32_t exponent = (int32_t)((bits & 0x7F800000u) >> 23) - 127;
-    const uint32_t mantissa_bits = (bits & 0x007FFFFFu) | 0x3F800000u;
-    float mantissa;
-    memcpy(&mantissa, &mantissa_bits, sizeof(mantissa));
-    const float m = mantissa - 1.0f;
-    float p = 0;
-    for (unsigned i = 0; i < 9; i++)
-        p = p * m + poly[i];
-    return (float)exponent + p;
-}
-
 static void *carve(uint8_t **at, size_t bytes)
 {
     void *p = *at;
@@ -154,6 +130,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     const unsigned w = (unsigned)(int)(fmt->w * s->prescale + 0.5);
     const unsigned h = (unsigned)(int)(fmt->h * s->prescale + 0.5);
     s->resample = w != fmt->w || h != fmt->h;
+    vqx_float_vif_dsp_init(&s->dsp, fmt->cpu_flags);
 
     const unsigned first = s->skip_scale0 ? 1 : 0;
     unsigned max_half = 0;
@@ -220,115 +197,44 @@ static void mirror_ends(float *row, unsigned w, unsigned half)
     }
 }
 
-/* out[j] = sum_k f[k] * in[j - half + k], the terms added in tap order
- * from 0.0f (as libvmaf's per-sample loop does), for all j at once. */
-static void filter_row(const float *f, unsigned width, const float *in, float *restrict out,
-                       unsigned w)
+/* The rows of a filter's taps around row `center` of a plane, mirrored. */
+static void tap_rows(const float *plane, ptrdiff_t stride, unsigned h, int center, unsigned width,
+                     const float **rows)
 {
     const int half = (int)width / 2;
-    for (unsigned j = 0; j < w; j++)
-        out[j] = 0.0f + f[0] * in[(int)j - half];
-    for (unsigned k = 1; k < width; k++) {
-        const float c = f[k];
-        const float *src = in + (int)k - half;
-        for (unsigned j = 0; j < w; j++)
-            out[j] += c * src[j];
-    }
-}
-
-typedef struct Stat {
-    float gain_limit;
-    double sigma_nsq;
-    float sigma_max_inv;
-} Stat;
-
-/* Numerator and denominator of one pixel (vif_statistic_s). */
-static inline void pixel_stat(const Stat *st, float mu1, float mu2, float xx, float yy,
-                              float xy, float *num, float *den)
-{
-    const float eps = 1.0e-10f;
-    float sigma1_sq = xx - mu1 * mu1;
-    float sigma2_sq = yy - mu2 * mu2;
-    const float sigma12 = xy - mu1 * mu2;
-    sigma1_sq = sigma1_sq > 0.0f ? sigma1_sq : 0.0f;
-    sigma2_sq = sigma2_sq > 0.0f ? sigma2_sq : 0.0f;
-    float g, sv_sq;
-    if (sigma1_sq < eps) {
-        g = 0.0f;
-        sv_sq = sigma2_sq;
-        sigma1_sq = 0.0f;
-    } else {
-        g = sigma12 / (sigma1_sq + eps);
-        sv_sq = sigma2_sq - g * sigma12;
-    }
-    /* Below the noise floor the linear fallback replaces both logs. */
-    if (sigma1_sq < st->sigma_nsq) {
-        *num = 1.0f - sigma2_sq * st->sigma_max_inv;
-        *den = 1.0f;
-        return;
-    }
-    if (sigma2_sq < eps) {
-        g = 0.0f;
-        sv_sq = 0.0f;
-    }
-    if (g < 0.0f) {
-        sv_sq = sigma2_sq;
-        g = 0.0f;
-    }
-    sv_sq = sv_sq > eps ? sv_sq : eps;
-    g = g < st->gain_limit ? g : st->gain_limit;
-    *num = sigma12 < 0.0f ? 0.0f : log2_fast((float)(1.0f + (g * g * sigma1_sq) / (sv_sq + st->sigma_nsq)));
-    *den = log2_fast((float)(1.0f + sigma1_sq / st->sigma_nsq));
+    for (unsigned k = 0; k < width; k++)
+        rows[k] = plane + (ptrdiff_t)vif_mirror(center - half + (int)k, h) * stride;
 }
 
 static void scale_stats(FloatVifState *s, const Plane *p, const float *f, unsigned width,
                         float *num, float *den)
 {
+    const FloatVifDSPContext *c = &s->dsp;
     const unsigned w = p->w, h = p->h, half = width / 2;
-    const Stat st = {
+    const FloatVifStat st = {
         .gain_limit = (float)s->gain_limit,
         .sigma_nsq = s->sigma_nsq,
         .sigma_max_inv = (float)(powf((float)s->sigma_nsq, 2.0f) / (255.0 * 255.0)),
     };
-    float *restrict vm1 = s->v_mu1, *restrict vm2 = s->v_mu2;
-    float *restrict vxx = s->v_xx, *restrict vyy = s->v_yy, *restrict vxy = s->v_xy;
+    float *v[5] = { s->v_mu1, s->v_mu2, s->v_xx, s->v_yy, s->v_xy };
+    float *o[5] = { s->h_mu1, s->h_mu2, s->h_xx, s->h_yy, s->h_xy };
+    /* the vertical sums are spent once filtered: they take the statistic */
+    float *pixel_num = s->v_mu1, *pixel_den = s->v_mu2;
+    const float *ref_rows[FLOAT_VIF_MAX_TAPS], *dis_rows[FLOAT_VIF_MAX_TAPS];
     float total_num = 0.0f, total_den = 0.0f;
     for (unsigned i = 0; i < h; i++) {
-        for (unsigned k = 0; k < width; k++) {
-            const unsigned y = vif_mirror((int)i - (int)half + (int)k, h);
-            const float *restrict r = p->ref + (ptrdiff_t)y * p->stride;
-            const float *restrict d = p->dis + (ptrdiff_t)y * p->stride;
-            const float c = f[k];
-            if (k == 0) {
-                for (unsigned j = 0; j < w; j++) {
-                    vm1[j] = 0.0f + c * r[j];
-                    vm2[j] = 0.0f + c * d[j];
-                    vxx[j] = 0.0f + c * (r[j] * r[j]);
-                    vyy[j] = 0.0f + c * (d[j] * d[j]);
-                    vxy[j] = 0.0f + c * (r[j] * d[j]);
-                }
-            } else {
-                for (unsigned j = 0; j < w; j++) {
-                    vm1[j] += c * r[j];
-                    vm2[j] += c * d[j];
-                    vxx[j] += c * (r[j] * r[j]);
-                    vyy[j] += c * (d[j] * d[j]);
-                    vxy[j] += c * (r[j] * d[j]);
-                }
-            }
-        }
-        float *v[5] = { vm1, vm2, vxx, vyy, vxy };
-        float *o[5] = { s->h_mu1, s->h_mu2, s->h_xx, s->h_yy, s->h_xy };
+        tap_rows(p->ref, p->stride, h, (int)i, width, ref_rows);
+        tap_rows(p->dis, p->stride, h, (int)i, width, dis_rows);
+        c->moment_columns(f, (int)width, ref_rows, dis_rows, (int)w, v[0], v[1], v[2], v[3], v[4]);
         for (unsigned a = 0; a < 5; a++) {
             mirror_ends(v[a], w, half);
-            filter_row(f, width, v[a], o[a], w);
+            c->filter_row(f, (int)width, v[a], (int)w, o[a]);
         }
+        c->pixel_stats(&st, o[0], o[1], o[2], o[3], o[4], (int)w, pixel_num, pixel_den);
         float row_num = 0, row_den = 0;
         for (unsigned j = 0; j < w; j++) {
-            float n, d;
-            pixel_stat(&st, s->h_mu1[j], s->h_mu2[j], s->h_xx[j], s->h_yy[j], s->h_xy[j], &n, &d);
-            row_num += n;
-            row_den += d;
+            row_num += pixel_num[j];
+            row_den += pixel_den[j];
         }
         total_num += row_num;
         total_den += row_den;
@@ -338,43 +244,29 @@ static void scale_stats(FloatVifState *s, const Plane *p, const float *f, unsign
 }
 
 /* Next scale: filter with the next scale's kernel and keep even rows and
- * columns; only the kept samples are filtered. */
+ * columns; only the kept rows are filtered, and a kept column is the same
+ * sum as in the full row. */
 static void downsample(FloatVifState *s, const Plane *src, const Plane *dst, const float *f,
                        unsigned width)
 {
+    const FloatVifDSPContext *c = &s->dsp;
     const unsigned half = width / 2;
-    float *restrict vr = s->v_mu1, *restrict vd = s->v_mu2;
+    float *vr = s->v_mu1, *vd = s->v_mu2, *hr = s->h_mu1, *hd = s->h_mu2;
+    const float *rows[FLOAT_VIF_MAX_TAPS];
     for (unsigned i = 0; i < dst->h; i++) {
-        for (unsigned k = 0; k < width; k++) {
-            const unsigned y = vif_mirror((int)(2 * i) - (int)half + (int)k, src->h);
-            const float *restrict r = src->ref + (ptrdiff_t)y * src->stride;
-            const float *restrict d = src->dis + (ptrdiff_t)y * src->stride;
-            const float c = f[k];
-            if (k == 0) {
-                for (unsigned j = 0; j < src->w; j++) {
-                    vr[j] = 0.0f + c * r[j];
-                    vd[j] = 0.0f + c * d[j];
-                }
-            } else {
-                for (unsigned j = 0; j < src->w; j++) {
-                    vr[j] += c * r[j];
-                    vd[j] += c * d[j];
-                }
-            }
-        }
+        tap_rows(src->ref, src->stride, src->h, (int)(2 * i), width, rows);
+        c->filter_columns(f, (int)width, rows, (int)src->w, vr);
+        tap_rows(src->dis, src->stride, src->h, (int)(2 * i), width, rows);
+        c->filter_columns(f, (int)width, rows, (int)src->w, vd);
         mirror_ends(vr, src->w, half);
         mirror_ends(vd, src->w, half);
+        c->filter_row(f, (int)width, vr, (int)src->w, hr);
+        c->filter_row(f, (int)width, vd, (int)src->w, hd);
         float *out_r = dst->ref + (ptrdiff_t)i * dst->stride;
         float *out_d = dst->dis + (ptrdiff_t)i * dst->stride;
         for (unsigned j = 0; j < dst->w; j++) {
-            const float *a = vr + 2 * j - half, *b = vd + 2 * j - half;
-            float sr = 0.0f, sd = 0.0f;
-            for (unsigned k = 0; k < width; k++) {
-                sr += f[k] * a[k];
-                sd += f[k] * b[k];
-            }
-            out_r[j] = sr;
-            out_d[j] = sd;
+            out_r[j] = hr[2 * j];
+            out_d[j] = hd[2 * j];
         }
     }
 }
