@@ -11,11 +11,17 @@
  * fixed-point range with adm_csf_mode=1) are reproduced with explicit
  * modular arithmetic, so that the scores are the same doubles.
  *
- * Layout: all bands are int32 planes with the stride of level 0; each level
- * overwrites the approximation band in place. The masking stage runs row by
- * row over a three-row ring, so extract() touches no allocator.
+ * Layout: bands are int32 rows with the stride of level 0. The
+ * approximation bands are planes, which each level overwrites in place;
+ * extract() keeps the other bands in rings of the rows still read
+ * (vqx_adm_level_sums), the staged functions (adm_fixed.h) in planes. The
+ * masking runs row by row over three-row rings; extract() touches no
+ * allocator. Every per-sample stage is an entry of AdmDSPContext
+ * (adm_dsp.h); this file walks the rows and regions and keeps the
+ * per-level constants.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,10 +47,6 @@ enum AdmCsfMode { CSF_WATSON, CSF_BARTEN, CSF_BLEND, CSF_BLEND_MAE };
 /* Fixed-point constants of libvmaf's integer ADM (integer_adm.h, integer_adm.c;
  * Netflix, BSD+Patent). */
 #define RECIP_Q30 1073741824   /* division table: 2^30 / i */
-#define ONE_BY_30_Q17 4369     /* level 0 masking: neighbour weight 1/30 */
-#define ONE_BY_15_Q17 8738     /* level 0 masking: centre weight 1/15 */
-#define ONE_BY_30_Q32 143165577
-#define ONE_BY_15_Q32 286331153
 /* level 0 weights at the default 3 H on 1080 lines, Watson CSF */
 static const uint16_t watson_default_q[3] = { 36453, 36453, 49417 };
 
@@ -105,25 +107,7 @@ const VqxOption vqx_adm_options[] = {
     { 0 }
 };
 
-/* ---- two's-complement helpers: libvmaf's C relies on wrap-around ---- */
-
-static inline int32_t wrap32(int64_t v)
-{
-    return (int32_t)(uint32_t)(uint64_t)v;
-}
-
-static inline int32_t abs32(int32_t v)
-{
-    return v < 0 ? (int32_t)(0u - (uint32_t)v) : v;
-}
-
-/* |v| modulo 2^32 without a branch, where the sign is random: gcc can
- * compile abs32 to a mispredicted jump */
-static inline uint32_t abs_by_mask(int32_t v)
-{
-    const uint32_t neg = v < 0 ? ~0u : 0u;
-    return ((uint32_t)v ^ neg) - neg;
-}
+/* ---- conversions as libvmaf's C makes them ---- */
 
 /* double to uint16 and uint32 as x86-64 compilers convert them (through a
  * 32-bit and a 64-bit signed integer) when the value does not fit, as
@@ -187,7 +171,7 @@ typedef struct DwtRounding {
 } DwtRounding;
 
 /* Rounding of the vertical and horizontal passes of levels 1 to 3. Level 0
- * (in dwt_level) shifts by bpc then 16, on samples centred by 2^(bpc-1): the
+ * (dwt_level_of) shifts by bpc then 16, on samples centred by 2^(bpc-1): the
  * same sums as libvmaf's offset correction, without its 32-bit overflow at
  * 16 bits. */
 static const DwtRounding level_rounding[3] = {
@@ -206,226 +190,143 @@ static const DwtRounding level_rounding[3] = {
 DEFINE_MIRROR(mirror_16, int16_t)
 DEFINE_MIRROR(mirror_32, int32_t)
 
-/* Row y of the picture's luma, centred, from a four-row cache. */
-static const int16_t *picture_row(AdmState *s, const VqxPicture *pic, int y)
+static AdmBands planes(int32_t *const plane[3])
 {
-    const int slot = y & 3;
-    if (s->pix_row_of[slot] != y) {
-        const void *row = (const uint8_t *)pic->data[0] + (ptrdiff_t)y * pic->stride[0];
-        (s->bpc == 8 ? vqx_adm_row_to_int_8bpc : vqx_adm_row_to_int_16bpc)(
-            row, s->pix_rows[slot], s->w, s->bpc);
-        s->pix_row_of[slot] = y;
-    }
-    return s->pix_rows[slot];
+    return (AdmBands){ { plane[0], plane[1], plane[2] }, INT_MAX };
 }
 
-/* Level `scale` of one picture: reads the picture (level 0) or the previous
- * approximation band `a`, and writes `a` and `band` in its place. */
+static int32_t *band_row(const AdmState *s, const AdmBands *x, int b, int y)
+{
+    return x->b[b] + (ptrdiff_t)(y % x->rows) * s->stride;
+}
+
+/* Row y of picture p's luma (0: reference, 1: distorted), centred, from a
+ * four-row cache. */
+static const int16_t *picture_row(AdmState *s, const VqxPicture *pic, int p, int y)
+{
+    const int slot = y & 3;
+    if (s->pix_row_of[p][slot] != y) {
+        const void *row = (const uint8_t *)pic->data[0] + (ptrdiff_t)y * pic->stride[0];
+        (s->bpc == 8 ? s->dsp.row_to_int_8 : s->dsp.row_to_int_16)(row, s->pix_rows[p][slot],
+                                                                   s->w, s->bpc);
+        s->pix_row_of[p][slot] = y;
+    }
+    return s->pix_rows[p][slot];
+}
+
+/* The input of a level's DWT: its size and the passes' rounding. */
+typedef struct DwtLevel {
+    int scale, w, h;
+    DwtRounding rnd;
+} DwtLevel;
+
+static DwtLevel dwt_level_of(const AdmState *s, int scale)
+{
+    const DwtRounding first = { (int64_t)1 << (s->bpc - 1), 32768, s->bpc, 16 };
+    return (DwtLevel){ .scale = scale, .w = scale ? s->level[scale - 1].w : s->w,
+                       .h = scale ? s->level[scale - 1].h : s->h,
+                       .rnd = scale ? level_rounding[scale - 1] : first };
+}
+
+/* Output row i of the DWT of picture p: reads the picture (level 0) or
+ * rows 2i - 1 to 2i + 2 of the previous approximation band `a`, and writes
+ * row i of `a` (no later row reads it) and of `band`. */
+static void dwt_row(AdmState *s, const DwtLevel *d, const VqxPicture *pic, int p, int32_t *a,
+                    const AdmBands *band, int i)
+{
+    const DwtRounding *rnd = &d->rnd;
+    const ptrdiff_t o = i * s->stride;
+    int32_t *out_h = band_row(s, band, ADM_H, i), *out_v = band_row(s, band, ADM_V, i);
+    int32_t *out_d = band_row(s, band, ADM_D, i);
+    if (d->scale) {
+        const int32_t *src[4];
+        for (int k = 0; k < 4; k++)
+            src[k] = a + vqx_adm_tap_index(2 * i - 1 + k, d->h) * s->stride;
+        s->dsp.dwt_vertical_32(src, d->w, rnd->v_add, rnd->v_shift, s->lo, s->hi);
+        mirror_32(s->lo, s->hi, d->w);
+        s->dsp.dwt_horizontal_32(s->lo, s->hi, d->w, rnd->h_add, rnd->h_shift, a + o, out_h,
+                                 out_v, out_d);
+    } else {
+        const int16_t *src[4];
+        for (int k = 0; k < 4; k++)
+            src[k] = picture_row(s, pic, p, vqx_adm_tap_index(2 * i - 1 + k, d->h));
+        s->dsp.dwt_vertical_16(src, d->w, (int32_t)rnd->v_add, rnd->v_shift, s->lo16, s->hi16);
+        mirror_16(s->lo16, s->hi16, d->w);
+        s->dsp.dwt_horizontal_16(s->lo16, s->hi16, d->w, (int32_t)rnd->h_add, rnd->h_shift,
+                                 a + o, out_h, out_v, out_d);
+    }
+}
+
 void vqx_adm_dwt_level(AdmState *s, int scale, const VqxPicture *pic, int32_t *a,
                        int32_t *const band[3])
 {
-    const int w = scale ? s->level[scale - 1].w : s->w;
-    const int h = scale ? s->level[scale - 1].h : s->h;
-    const DwtRounding first = { (int64_t)1 << (s->bpc - 1), 32768, s->bpc, 16 };
-    const DwtRounding *rnd = scale ? &level_rounding[scale - 1] : &first;
-    for (int k = 0; k < 4; k++) s->pix_row_of[k] = -1;
-
-    for (int i = 0; i < (h + 1) / 2; i++) {
-        const ptrdiff_t o = i * s->stride;
-        int32_t *out_h = band[ADM_H] + o, *out_v = band[ADM_V] + o, *out_d = band[ADM_D] + o;
-        if (scale) {
-            const int32_t *src[4];
-            for (int k = 0; k < 4; k++)
-                src[k] = a + vqx_adm_tap_index(2 * i - 1 + k, h) * s->stride;
-            s->dsp.dwt_vertical_32(src, w, rnd->v_add, rnd->v_shift, s->lo, s->hi);
-            mirror_32(s->lo, s->hi, w);
-            s->dsp.dwt_horizontal_32(s->lo, s->hi, w, rnd->h_add, rnd->h_shift, a + o, out_h,
-                                     out_v, out_d);
-        } else {
-            const int16_t *src[4];
-            for (int k = 0; k < 4; k++)
-                src[k] = picture_row(s, pic, vqx_adm_tap_index(2 * i - 1 + k, h));
-            s->dsp.dwt_vertical_16(src, w, (int32_t)rnd->v_add, rnd->v_shift, s->lo16, s->hi16);
-            mirror_16(s->lo16, s->hi16, w);
-            s->dsp.dwt_horizontal_16(s->lo16, s->hi16, w, (int32_t)rnd->h_add, rnd->h_shift,
-                                     a + o, out_h, out_v, out_d);
-        }
-    }
+    const DwtLevel d = dwt_level_of(s, scale);
+    const AdmBands out = planes(band);
+    const int p = a == s->dis_a;
+    for (int k = 0; k < 4; k++) s->pix_row_of[p][k] = -1;
+    for (int i = 0; i < (d.h + 1) / 2; i++) dwt_row(s, &d, pic, p, a, &out, i);
 }
 
 /* ---- decoupling into restored and additive parts ---- */
 
-/* k = clamp(t / o, 0, 1) in Q15, by reciprocal lookup after reducing |o| to
- * 15 bits, as libvmaf's adm_decouple_s123 does (its level 0 variant gives the
- * same values on 16-bit bands). No branches: signs, sizes and clamps of the
- * coefficients are random, and mispredicted branches cost more here than
- * computing every case. */
-static inline int64_t restore_gain(const int32_t *recip, int32_t o, int32_t t)
+static void decouple_row(const AdmState *s, int scale, const AdmBands *ref, const AdmBands *dis,
+                         const AdmBands *restored, const AdmBands *additive, int i)
 {
-    const int64_t neg = o < 0 ? -1 : 0;
-    const uint32_t mag = abs_by_mask(o);
-    /* |o| of 16 or more bits keeps its top 15 (rounded) and shifts k by the rest */
-    const unsigned bits = 32 - (unsigned)__builtin_clz(mag | 1);
-    const unsigned shift = bits > 15 ? bits - 15 : 0;
-    const uint32_t idx = (mag + ((1u << shift) >> 1)) >> shift;
-    const int64_t quotient = ((int64_t)recip[idx] * t ^ neg) - neg;
-    /* libvmaf's rounding term is an int32: at shift 17 it is -2^31 */
-    const int64_t k = (quotient + (int32_t)(1u << (14 + shift))) >> (15 + shift);
-    const int64_t clamped = k < 0 ? 0 : k > 32768 ? 32768 : k;
-    return o == 0 ? 32768 : clamped;
-}
-
-/* Restored part of coefficient o of the reference against t of the
- * distorted picture: k o, or, where the angle test passed and k > 0, the
- * enhancement credit k o * gain_limit, clamped to t (in double, as libvmaf). */
-static inline int32_t restored_part(const int32_t *recip, int32_t o, int32_t t,
-                                    int32_t same_angle_mask, double gain_limit)
-{
-    const int64_t k = restore_gain(recip, o, t);
-    const int32_t r = wrap32((k * o + 16384) >> 15);
-    /* (int32_t)min(e, t) is min(trunc(e), t) as truncation is monotonic and
-     * keeps integers; |e| < 2^38 (gain_limit <= 100) fits int64 */
-    const int64_t e = (int64_t)(r * gain_limit);
-    /* min and max by masks: gcc compiles ?: here to mispredicted branches */
-    const int64_t d = e - t, below = d & (d >> 63);
-    const int32_t up = (int32_t)(t + below), down = (int32_t)(e - below);
-    const int32_t pos = -(int32_t)(o > 0), enhance = same_angle_mask & -(int32_t)(k > 0) &
-                                                     -(int32_t)(o != 0);
-    const int32_t enhanced = (up & pos) | (down & ~pos);
-    return (enhanced & enhance) | (r & ~enhance);
-}
-
-/* Rows whose coefficients are all within +-32767 (every row of level 0):
- * there |o| needs no reduction, k's product with the reciprocal has at most
- * 45 bits and every other value fits 32 bits, so 32-bit integers and exact
- * double arithmetic give restore_gain's and restored_part's integers, in
- * loops free of 64-bit products and table lookups that gcc vectorises. */
-static bool fits_16(const int32_t *x, int left, int right)
-{
-    uint32_t outside = 0;
-    for (int j = left; j < right; j++) outside |= (uint32_t)x[j] + 32767u > 65534u;
-    return !outside;
-}
-
-/* The angle test of one row, 1.0 where it passes: |products| < 2^30, so
- * the sums fit 32 bits and convert to the same floats as 64-bit ones. */
-static void angle_row_16(const int32_t *oh, const int32_t *ov, const int32_t *th,
-                         const int32_t *tv, int left, int right, double cos_1deg_sq,
-                         double *same_angle)
-{
-    for (int j = left; j < right; j++) {
-        const int32_t dot = oh[j] * th[j] + ov[j] * tv[j];
-        const int32_t o_sq = oh[j] * oh[j] + ov[j] * ov[j];
-        const int32_t t_sq = th[j] * th[j] + tv[j] * tv[j];
-        const double dotf = (float)dot / 4096.0;
-        /* & rather than &&: a branch here stops the vectoriser */
-        const bool pass = (dotf >= 0.0f) &
-            (dotf * dotf >= cos_1deg_sq * ((float)o_sq / 4096.0) * ((float)t_sq / 4096.0));
-        same_angle[j] = pass ? 1.0 : 0.0;
+    const AdmRegion g = s->level[scale].grown;
+    const int32_t *o[3], *t[3];
+    int32_t *r[3], *a[3];
+    for (int b = 0; b < 3; b++) {
+        o[b] = band_row(s, ref, b, i) + g.left, t[b] = band_row(s, dis, b, i) + g.left;
+        r[b] = band_row(s, restored, b, i) + g.left, a[b] = band_row(s, additive, b, i) + g.left;
     }
-}
-
-static void restore_row_16(const int32_t *o, const int32_t *t, const double *same_angle,
-                           int left, int right, double gain_limit, int32_t *r, int32_t *a)
-{
-    for (int j = left; j < right; j++) {
-        const int32_t oj = o[j], tj = t[j];
-        const int32_t mag = oj < 0 ? -oj : oj, t_signed = oj < 0 ? -tj : tj;
-        /* floor(2^30 / mag), as the table holds: the double quotient is
-         * within 2^-23 of the exact one, which is 1/mag >= 2^-15 short of an
-         * integer or is one; o = 0 reads 2^30 / 1 and gives r = 0 all the same */
-        const double recip = (int32_t)(1073741824.0 / (mag | (mag == 0)));
-        /* floor((recip t + 2^14) / 2^15), |.| < 2^30: truncation differs
-         * from floor only below 0, which the clamp maps to 0 either way */
-        const int32_t k_raw = (int32_t)((recip * t_signed + 16384.0) * (1.0 / 32768));
-        const int32_t k = k_raw < 0 ? 0 : k_raw > 32768 ? 32768 : k_raw;
-        const int32_t restored = (k * oj + 16384) >> 15;
-        const int32_t e = (int32_t)(restored * gain_limit);
-        const int32_t enhanced = oj > 0 ? (e < tj ? e : tj) : (e > tj ? e : tj);
-        const bool enhance = (same_angle[j] != 0.0) & (k > 0) & (oj != 0);
-        r[j] = enhance ? enhanced : restored;
-        a[j] = tj - r[j];
-    }
+    s->dsp.decouple(o, t, g.right - g.left, s->recip, s->cos_1deg_sq, s->gain_limit, r, a);
 }
 
 void vqx_adm_decouple(AdmState *s, int scale)
 {
-    const AdmLevel *lv = &s->level[scale];
-    const AdmRegion g = lv->grown;
-    const double gain_limit = s->gain_limit;
-    const double cos_1deg_sq = s->cos_1deg_sq;
-    const int32_t *recip = s->recip;
-    for (int i = g.top; i < g.bottom; i++) {
-        const ptrdiff_t row = i * s->stride;
-        const int32_t *o[3], *t[3];
-        int32_t *r[3], *a[3];
-        bool narrow = true;
-        for (int b = 0; b < 3; b++) {
-            o[b] = s->ref_band[b] + row, t[b] = s->dis_band[b] + row;
-            r[b] = s->restored[b] + row, a[b] = s->additive[b] + row;
-            narrow = narrow && fits_16(o[b], g.left, g.right) && fits_16(t[b], g.left, g.right);
-        }
-        if (narrow) {
-            double *same_angle = s->angle_row;
-            angle_row_16(o[ADM_H], o[ADM_V], t[ADM_H], t[ADM_V], g.left, g.right, cos_1deg_sq,
-                         same_angle);
-            for (int b = 0; b < 3; b++)
-                restore_row_16(o[b], t[b], same_angle, g.left, g.right, gain_limit, r[b], a[b]);
-            continue;
-        }
-        int32_t *same_angle = s->thr_row; /* as a mask */
-        for (int j = g.left; j < g.right; j++) {
-            /* the angle between (oh, ov) and (th, tv) is below 1 degree */
-            const int32_t oh = o[ADM_H][j], ov = o[ADM_V][j], th = t[ADM_H][j], tv = t[ADM_V][j];
-            const int64_t dot = (int64_t)oh * th + (int64_t)ov * tv;
-            const int64_t o_sq = (int64_t)oh * oh + (int64_t)ov * ov;
-            const int64_t t_sq = (int64_t)th * th + (int64_t)tv * tv;
-            const double dotf = (float)dot / 4096.0;
-            same_angle[j] = -(int32_t)((dotf >= 0.0f) &
-                (dotf * dotf >= cos_1deg_sq * ((float)o_sq / 4096.0) * ((float)t_sq / 4096.0)));
-        }
-        for (int b = 0; b < 3; b++)
-            for (int j = g.left; j < g.right; j++) {
-                r[b][j] = restored_part(recip, o[b][j], t[b][j], same_angle[j], gain_limit);
-                a[b][j] = wrap32((int64_t)t[b][j] - r[b][j]);
-            }
-    }
+    const AdmRegion g = s->level[scale].grown;
+    const AdmBands ref = planes(s->ref_band), dis = planes(s->dis_band);
+    const AdmBands restored = planes(s->restored), additive = planes(s->additive);
+    for (int i = g.top; i < g.bottom; i++)
+        decouple_row(s, scale, &ref, &dis, &restored, &additive, i);
 }
 
 /* ---- denominator: 3-norm of the CSF-weighted reference bands ---- */
 
-void vqx_adm_reference_sums(const AdmState *s, int scale, uint64_t accum[3],
-                            uint64_t (*rows)[3])
+/* Row y's sums (h, v, d) of the reference's cubes, before the row's shift. */
+static void reference_row(const AdmState *s, int scale, const AdmBands *ref, int y,
+                          uint64_t row[3])
 {
     const AdmLevel *lv = &s->level[scale];
     const AdmRegion r = lv->roi;
     static const unsigned sq_shift[3] = { 31, 30, 31 };
-    const unsigned sq = scale ? sq_shift[scale - 1] : 0;
-    const unsigned cube_shift = lv->ref_cube_shift;
-    const unsigned row_shift = lv->ref_row_shift;
-    const uint64_t cube_add = (uint64_t)round_half(cube_shift);
-    const uint64_t row_add = (uint64_t)round_half(row_shift);
+    const int w = r.right - r.left;
+    for (int b = 0; b < 3; b++) {
+        const int32_t *src = band_row(s, ref, b, y) + r.left;
+        row[b] = scale ? s->dsp.reference_cubes_32(src, w, sq_shift[scale - 1],
+                                                   lv->ref_cube_shift)
+                       : s->dsp.reference_cubes_16(src, w);
+    }
+}
+
+static void add_reference_row(const AdmState *s, int scale, const uint64_t row[3],
+                              uint64_t accum[3])
+{
+    const unsigned shift = s->level[scale].ref_row_shift;
+    for (int b = 0; b < 3; b++) accum[b] += (row[b] + (uint64_t)round_half(shift)) >> shift;
+}
+
+void vqx_adm_reference_sums(const AdmState *s, int scale, uint64_t accum[3],
+                            uint64_t (*rows)[3])
+{
+    const AdmRegion r = s->level[scale].roi;
+    const AdmBands ref = planes(s->ref_band);
     for (int b = 0; b < 3; b++) accum[b] = 0;
     for (int i = r.top; i < r.bottom; i++) {
-        for (int b = 0; b < 3; b++) {
-            const int32_t *src = s->ref_band[b] + i * s->stride;
-            uint64_t row = 0;
-            if (scale == 0) {
-                /* a 32-bit square times a 32-bit value: vectorises */
-                for (int j = r.left; j < r.right; j++) {
-                    const uint32_t m = (uint16_t)abs_by_mask(src[j]);
-                    row += (uint64_t)(m * m) * m;
-                }
-            } else {
-                for (int j = r.left; j < r.right; j++) {
-                    /* libvmaf adds 2^sq, not 2^(sq-1), before this shift */
-                    const uint64_t m = abs_by_mask(src[j]);
-                    row += ((((m * m + ((uint64_t)1 << sq)) >> sq) * m) + cube_add) >> cube_shift;
-                }
-            }
-            if (rows) rows[i - r.top][b] = row;
-            accum[b] += (row + row_add) >> row_shift;
-        }
+        uint64_t row[3];
+        reference_row(s, scale, &ref, i, row);
+        if (rows) memcpy(rows[i - r.top], row, sizeof(row));
+        add_reference_row(s, scale, row, accum);
     }
 }
 
@@ -450,163 +351,103 @@ float vqx_adm_reference_norm(const AdmState *s, int scale, const uint64_t accum[
 
 /* ---- numerator: masked 3-norm ---- */
 
-/* Masking row y: for each column, the sum over orientations of the weighted
- * band's |value| / 30 (what a neighbour contributes) and / 15 (what the
- * centre contributes), then the 3-wide horizontal sum of the former. Sums
- * are modular, as libvmaf's int32 sums are. */
-static int masking_row(AdmState *s, int scale, int32_t *const mask[3], int y)
+static void mask_terms(const AdmState *s, int scale, const int32_t *const row[3], uint32_t *sum,
+                       uint32_t *centre)
 {
-    const int slot = y % 3;
-    if (s->mask_row_of[slot] == y) return slot;
-    s->mask_row_of[slot] = y;
-
     const AdmLevel *lv = &s->level[scale];
     const AdmRegion g = lv->grown;
-    uint32_t *sum = (uint32_t *)s->mask_sum[slot];
-    vqx_adm_mask_terms(s, scale, mask, y, sum, (uint32_t *)s->mask_centre[slot]);
-    /* the window's edge rule: column -1 reads 1, column w reads w - 1 */
-    if (g.left == 0) sum[-1] = sum[1];
-    if (g.right == lv->w) sum[lv->w] = sum[lv->w - 1];
-    uint32_t *hsum = (uint32_t *)s->mask_hsum[slot];
-    for (int j = lv->roi.left; j < lv->roi.right; j++)
-        hsum[j] = sum[j - 1] + sum[j] + sum[j + 1];
-    return slot;
+    const int32_t *x[3] = { row[0] + g.left, row[1] + g.left, row[2] + g.left };
+    (scale ? s->dsp.mask_terms_32 : s->dsp.mask_terms_16)(x, g.right - g.left, lv->q_weight,
+                                                          sum + g.left, centre + g.left);
 }
 
 void vqx_adm_mask_terms(const AdmState *s, int scale, int32_t *const mask[3], int y,
                         uint32_t *sum, uint32_t *centre)
 {
+    const int32_t *row[3];
+    for (int b = 0; b < 3; b++) row[b] = mask[b] + y * s->stride;
+    mask_terms(s, scale, row, sum, centre);
+}
+
+/* Masking terms of row y of `mask` in ring slot y % 3, with the mirrored
+ * entries the threshold's window reads: column -1 reads 1, column w reads
+ * w - 1. */
+static int masking_row(const AdmState *s, AdmMaskRing *ring, int scale, const AdmBands *mask, int y)
+{
+    const int slot = y % 3;
+    if (ring->row_of[slot] == y) return slot;
+    ring->row_of[slot] = y;
+
     const AdmLevel *lv = &s->level[scale];
     const AdmRegion g = lv->grown;
-    for (int j = g.left; j < g.right; j++) sum[j] = centre[j] = 0;
-
-    for (int b = 0; b < 3; b++) {
-        const int32_t *src = mask[b] + y * s->stride;
-        const uint32_t q = lv->q_weight[b];
-        if (scale == 0) {
-            static const unsigned shift[3] = { 15, 15, 17 };
-            static const int32_t add[3] = { 16384, 16384, 65535 };
-            for (int j = g.left; j < g.right; j++) {
-                const int32_t weighted = (int16_t)(((int32_t)q * src[j] + add[b]) >> shift[b]);
-                const int32_t m = abs32(weighted);
-                sum[j] += (uint32_t)(int16_t)((ONE_BY_30_Q17 * m + 2048) >> 12);
-                centre[j] += (uint32_t)(int16_t)((ONE_BY_15_Q17 * m + 2048) >> 12);
-            }
-        } else {
-            /* libvmaf's rounding term here is (int32_t)(1u << 31), i.e. -2^31 */
-            for (int j = g.left; j < g.right; j++) {
-                const int32_t weighted = wrap32(((int64_t)q * src[j] + (1 << 27)) >> 28);
-                const int64_t m = abs32(weighted);
-                sum[j] += (uint32_t)wrap32((ONE_BY_30_Q32 * m + INT32_MIN) >> 32);
-                centre[j] += (uint32_t)wrap32((ONE_BY_15_Q32 * m + INT32_MIN) >> 32);
-            }
-        }
-    }
+    uint32_t *sum = ring->sum[slot];
+    const int32_t *row[3];
+    for (int b = 0; b < 3; b++) row[b] = band_row(s, mask, b, y);
+    mask_terms(s, scale, row, sum, ring->centre[slot]);
+    if (g.left == 0) sum[-1] = sum[1];
+    if (g.right == lv->w) sum[lv->w] = sum[lv->w - 1];
+    return slot;
 }
 
 /* Fixed point of the masked energy. Level 0: x in Q27 (h, v) and Q29 (d)
  * against a masking sum shifted up by 10 and 12 bits; levels 1-3: x brought
- * to the masking's Q by a 28-bit shift. */
+ * to the masking's Q by a 28-bit shift (masked_cubes_32). */
 typedef struct MaskedFixedPoint {
-    int64_t weight_add;
-    unsigned weight_shift, thr_shift[3], sq_shift[3];
+    unsigned thr_shift[3], sq_shift[3];
 } MaskedFixedPoint;
 
 static const MaskedFixedPoint masked_fixed_point[2] = {
-    { 0, 0, { 10, 10, 12 }, { 29, 29, 30 } },
-    { 1 << 27, 28, { 0, 0, 0 }, { 30, 30, 30 } },
+    { { 10, 10, 12 }, { 29, 29, 30 } },
+    { { 0, 0, 0 }, { 30, 30, 30 } },
 };
+
+static void reset_ring(AdmMaskRing *ring)
+{
+    for (int k = 0; k < 3; k++) ring->row_of[k] = -1;
+}
+
+/* Row y's masked cubes (h, v, d) of x against the masking of `mask`
+ * (rows y - 1 to y + 1, mirrored, through `ring`), before the row's shift. */
+static void masked_row(AdmState *s, AdmMaskRing *ring, int scale, const AdmBands *x,
+                       const AdmBands *mask, int y, int64_t row[3])
+{
+    const AdmLevel *lv = &s->level[scale];
+    const AdmRegion r = lv->roi;
+    const int h = lv->h, w = r.right - r.left;
+    const MaskedFixedPoint *p = &masked_fixed_point[scale > 0];
+    const int up = masking_row(s, ring, scale, mask, y > 0 ? y - 1 : 1);
+    const int mid = masking_row(s, ring, scale, mask, y);
+    const int down = masking_row(s, ring, scale, mask, y < h - 1 ? y + 1 : h - 1);
+    const uint32_t *sum[3] = { ring->sum[up] + r.left, ring->sum[mid] + r.left,
+                               ring->sum[down] + r.left };
+    uint32_t *thr = s->thr_row + r.left;
+    s->dsp.mask_threshold(sum, ring->centre[mid] + r.left, w, thr);
+    for (int b = 0; b < 3; b++)
+        row[b] = (scale ? s->dsp.masked_cubes_32 : s->dsp.masked_cubes_16)(
+            band_row(s, x, b, y) + r.left, thr, w, lv->q_weight[b], p->thr_shift[b],
+            p->sq_shift[b], lv->cube_shift[b]);
+}
+
+static void add_masked_row(const AdmState *s, int scale, const int64_t row[3],
+                           int64_t accum[3])
+{
+    const unsigned shift = s->level[scale].row_shift;
+    for (int b = 0; b < 3; b++) accum[b] += (row[b] + round_half(shift)) >> shift;
+}
 
 void vqx_adm_masked_sums(AdmState *s, int scale, int32_t *const x[3], int32_t *const mask[3],
                          int64_t accum[3], int64_t (*rows)[3])
 {
-    const AdmLevel *lv = &s->level[scale];
-    const AdmRegion r = lv->roi;
-    const int h = lv->h;
-    const MaskedFixedPoint *p = &masked_fixed_point[scale > 0];
-    int64_t cube_add[3];
+    const AdmRegion r = s->level[scale].roi;
+    const AdmBands xb = planes(x), maskb = planes(mask);
+    reset_ring(&s->mask[0]);
     for (int b = 0; b < 3; b++) accum[b] = 0;
-    for (int b = 0; b < 3; b++) cube_add[b] = round_half(lv->cube_shift[b]);
-    const int64_t row_add = round_half(lv->row_shift);
-    for (int k = 0; k < 3; k++) s->mask_row_of[k] = -1;
-
     for (int i = r.top; i < r.bottom; i++) {
-        const int up = masking_row(s, scale, mask, i > 0 ? i - 1 : 1);
-        const int mid = masking_row(s, scale, mask, i);
-        const int down = masking_row(s, scale, mask, i < h - 1 ? i + 1 : h - 1);
-        const uint32_t *hu = (const uint32_t *)s->mask_hsum[up];
-        const uint32_t *hm = (const uint32_t *)s->mask_hsum[mid];
-        const uint32_t *hd = (const uint32_t *)s->mask_hsum[down];
-        const uint32_t *sm = (const uint32_t *)s->mask_sum[mid];
-        const uint32_t *cm = (const uint32_t *)s->mask_centre[mid];
-        /* eight neighbours at 1/30 and the centre at 1/15 */
-        int32_t *thr = s->thr_row;
-        for (int j = r.left; j < r.right; j++)
-            thr[j] = (int32_t)(hu[j] + hm[j] + hd[j] - sm[j] + cm[j]);
-        int64_t row[3] = { 0 };
-        for (int b = 0; b < 3; b++) {
-            const int32_t *src = x[b] + i * s->stride;
-            const int64_t q = lv->q_weight[b];
-            const unsigned thr_shift = p->thr_shift[b], sq_shift = p->sq_shift[b];
-            const unsigned cube_shift = lv->cube_shift[b];
-            /* what exceeds the masking, then its cube: in two loops, so that
-             * level 0's first and most rows' second vectorise */
-            uint32_t *excess = s->excess_row, wide = 0;
-            if (scale == 0) {
-                /* level 0 weights without a shift: the product modulo 2^32 */
-                for (int j = r.left; j < r.right; j++) {
-                    const uint32_t weighted = (uint32_t)src[j] * (uint32_t)q;
-                    const int32_t m = (int32_t)(abs_by_mask((int32_t)weighted) -
-                                                ((uint32_t)thr[j] << thr_shift));
-                    excess[j] = m < 0 ? 0 : (uint32_t)m;
-                    wide |= excess[j];
-                }
-            } else {
-                for (int j = r.left; j < r.right; j++) {
-                    const int32_t weighted = wrap32((src[j] * q + p->weight_add) >> p->weight_shift);
-                    const int32_t m = (int32_t)(abs_by_mask(weighted) -
-                                                ((uint32_t)thr[j] << thr_shift));
-                    excess[j] = m < 0 ? 0 : (uint32_t)m;
-                    wide |= excess[j];
-                }
-            }
-            const uint64_t sq_add = (uint64_t)round_half(sq_shift);
-            if (wide < (1u << 30)) {
-                /* every m < 2^30: the square has at most 31 bits after its
-                 * shift, so it does not wrap, and the cube's terms are
-                 * unsigned 32 x 32-bit products; one loop each vectorises */
-                uint32_t *square = s->square_row;
-                for (int j = r.left; j < r.right; j++)
-                    square[j] = (uint32_t)(((uint64_t)excess[j] * excess[j] + sq_add) >> sq_shift);
-                uint64_t sum = 0;
-                for (int j = r.left; j < r.right; j++)
-                    sum += ((uint64_t)square[j] * excess[j] + (uint64_t)cube_add[b]) >> cube_shift;
-                row[b] = (int64_t)sum;
-            } else {
-                for (int j = r.left; j < r.right; j++) {
-                    const int64_t m = excess[j];
-                    /* the square wraps at 32 bits in libvmaf */
-                    const int32_t sq = wrap32((int64_t)((uint64_t)(m * m) + sq_add) >> sq_shift);
-                    row[b] += (sq * m + cube_add[b]) >> cube_shift;
-                }
-            }
-        }
-        for (int b = 0; b < 3; b++) {
-            if (rows) rows[i - r.top][b] = row[b];
-            accum[b] += (row[b] + row_add) >> lv->row_shift;
-        }
+        int64_t row[3];
+        masked_row(s, &s->mask[0], scale, &xb, &maskb, i, row);
+        if (rows) memcpy(rows[i - r.top], row, sizeof(row));
+        add_masked_row(s, scale, row, accum);
     }
-}
-
-/* Sum over the scored region of max(|weighted x| - masking, 0)^3 per
- * orientation, in libvmaf's fixed point, to a float 3-norm per orientation
- * plus the noise floor. */
-static float masked_norm(AdmState *s, int scale, int32_t *const x[3], int32_t *const mask[3],
-                         float noise)
-{
-    int64_t accum[3];
-    vqx_adm_masked_sums(s, scale, x, mask, accum, NULL);
-    return vqx_adm_masked_norm(s, scale, accum, noise);
 }
 
 float vqx_adm_masked_norm(const AdmState *s, int scale, const int64_t accum[3], float noise)
@@ -712,21 +553,18 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     const int ret = vqx_adm_setup(s, fmt, sink);
     if (ret) return ret;
 
-    /* one block: the angle row, 14 band planes, 2 pass rows, 9 ring rows,
-     * 3 scratch rows, the reciprocal table, then the 16-bit rows: 4 input
-     * rows, 2 pass rows */
+    /* one block: 14 band planes (extract() uses the approximations' only;
+     * the others serve the staged functions), 30 band ring rows, 2 pass
+     * rows, 12 masking ring rows, the threshold row, the reciprocal table,
+     * then the 16-bit rows: 8 input rows, 2 pass rows */
     s->stride = (s->w + 1) / 2;
     const size_t plane = (size_t)s->stride * (size_t)((s->h + 1) / 2);
     const size_t ring = (size_t)s->stride + 2;
     const size_t pass = (size_t)s->w + 3;
-    const size_t n32 = 14 * plane + 2 * pass + 9 * ring + 3 * (size_t)s->stride + 32769;
-    const size_t n16 = 4 * (size_t)s->w + 2 * pass;
-    /* the double row first, for its alignment */
-    double *row = s->mem = malloc((size_t)s->stride * sizeof(double) + n32 * sizeof(int32_t) +
-                                  n16 * sizeof(int16_t));
-    if (!row) return vqx_fail(sink, -ENOMEM, "adm: out of memory");
-    s->angle_row = row;
-    int32_t *p = (int32_t *)(row + s->stride);
+    const size_t n32 = 14 * plane + 31 * (size_t)s->stride + 2 * pass + 12 * ring + 32769;
+    const size_t n16 = 8 * (size_t)s->w + 2 * pass;
+    int32_t *p = s->mem = malloc(n32 * sizeof(int32_t) + n16 * sizeof(int16_t));
+    if (!p) return vqx_fail(sink, -ENOMEM, "adm: out of memory");
     s->ref_a = p, p += plane;
     s->dis_a = p, p += plane;
     for (int b = 0; b < 3; b++) {
@@ -735,25 +573,68 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         s->restored[b] = p, p += plane;
         s->additive[b] = p, p += plane;
     }
+    for (int k = 0; k < 4; k++) {
+        /* the DWT's rows (reference, distorted), then the decoupled parts' */
+        s->ring[k].rows = k < 2 ? 2 : 3;
+        for (int b = 0; b < 3; b++) s->ring[k].b[b] = p, p += s->ring[k].rows * s->stride;
+    }
     s->lo = p + 1, p += pass;
     s->hi = p + 1, p += pass;
-    for (int k = 0; k < 3; k++) {
-        s->mask_sum[k] = p + 1, p += ring;
-        s->mask_hsum[k] = p + 1, p += ring;
-        s->mask_centre[k] = p + 1, p += ring;
-    }
-    s->thr_row = p, p += s->stride;
-    s->excess_row = (uint32_t *)p, p += s->stride;
-    s->square_row = (uint32_t *)p, p += s->stride;
+    for (int m = 0; m < 2; m++)
+        for (int k = 0; k < 3; k++) {
+            s->mask[m].sum[k] = (uint32_t *)p + 1, p += ring;
+            s->mask[m].centre[k] = (uint32_t *)p + 1, p += ring;
+        }
+    s->thr_row = (uint32_t *)p, p += s->stride;
     s->recip = p, p += 32769;
     s->recip[0] = 0;
     for (int i = 1; i <= 32768; i++) s->recip[i] = RECIP_Q30 / i;
     int16_t *q = (int16_t *)p;
-    for (int k = 0; k < 4; k++) s->pix_rows[k] = q, q += s->w;
+    for (int m = 0; m < 2; m++)
+        for (int k = 0; k < 4; k++) s->pix_rows[m][k] = q, q += s->w;
     s->lo16 = q + 1, q += pass;
     s->hi16 = q + 1;
     vqx_adm_dsp_init(&s->dsp, fmt->cpu_flags);
     return 0;
+}
+
+/* Each output row of the DWT is decoupled at once, and each scored row
+ * summed once the masking rows below it exist. The bands live in rings of
+ * the rows still read (2 of the DWT's, 3 of the decoupled parts, whose
+ * masking window reaches a row back and ahead), so that the stages work in
+ * cache. */
+void vqx_adm_level_sums(AdmState *s, int scale, const VqxPicture *ref, const VqxPicture *dis,
+                        AdmLevelSums *sums)
+{
+    const AdmLevel *lv = &s->level[scale];
+    const AdmRegion g = lv->grown, r = lv->roi;
+    const DwtLevel d = dwt_level_of(s, scale);
+    memset(sums, 0, sizeof(*sums));
+    for (int p = 0; p < 2; p++)
+        for (int k = 0; k < 4; k++) s->pix_row_of[p][k] = -1;
+    reset_ring(&s->mask[0]);
+    reset_ring(&s->mask[1]);
+    const AdmBands *rb = &s->ring[0], *db = &s->ring[1];
+    const AdmBands *restored = &s->ring[2], *additive = &s->ring[3];
+    for (int i = 0; i <= lv->h; i++) {
+        if (i < lv->h) {
+            dwt_row(s, &d, ref, 0, s->ref_a, rb, i);
+            dwt_row(s, &d, dis, 1, s->dis_a, db, i);
+            if (i >= g.top && i < g.bottom) decouple_row(s, scale, rb, db, restored, additive, i);
+        }
+        /* row y's masking window reaches row y + 1 */
+        const int y = i - 1;
+        if (y < r.top || y >= r.bottom) continue;
+        uint64_t ref_row[3];
+        int64_t row[3];
+        reference_row(s, scale, rb, y, ref_row);
+        add_reference_row(s, scale, ref_row, sums->ref);
+        masked_row(s, &s->mask[0], scale, restored, additive, y, row);
+        add_masked_row(s, scale, row, sums->num);
+        if (s->skip_aim) continue;
+        masked_row(s, &s->mask[1], scale, additive, restored, y, row);
+        add_masked_row(s, scale, row, sums->aim);
+    }
 }
 
 static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
@@ -763,19 +644,17 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     float scale_num[ADM_SCALES], scale_den[ADM_SCALES], scale_aim[ADM_SCALES];
 
     for (int k = 0; k < ADM_SCALES; k++) {
-        vqx_adm_dwt_level(s, k, ref, s->ref_a, s->ref_band);
-        vqx_adm_dwt_level(s, k, dis, s->dis_a, s->dis_band);
         float num_k = 0.0f, den_k = 0.0f, aim_k = 0.0f;
         if (k == 0 && s->skip_scale0) {
+            vqx_adm_dwt_level(s, k, ref, s->ref_a, s->ref_band);
+            vqx_adm_dwt_level(s, k, dis, s->dis_a, s->dis_band);
             den_k = (float)1e-10; /* as libvmaf: scale0 = 0 / 1e-10 */
         } else {
-            vqx_adm_decouple(s, k);
-            uint64_t ref_sums[3];
-            vqx_adm_reference_sums(s, k, ref_sums, NULL);
-            den_k = vqx_adm_reference_norm(s, k, ref_sums);
-            num_k = masked_norm(s, k, s->restored, s->additive, s->level[k].noise);
-            if (!s->skip_aim)
-                aim_k = masked_norm(s, k, s->additive, s->restored, 0.0f);
+            AdmLevelSums sums;
+            vqx_adm_level_sums(s, k, ref, dis, &sums);
+            den_k = vqx_adm_reference_norm(s, k, sums.ref);
+            num_k = vqx_adm_masked_norm(s, k, sums.num, s->level[k].noise);
+            if (!s->skip_aim) aim_k = vqx_adm_masked_norm(s, k, sums.aim, 0.0f);
         }
         scale_num[k] = num_k;
         scale_den[k] = den_k;

@@ -1,15 +1,13 @@
 /*
  * What the integer ADM (adm.c) and the float ADM (float_adm.c) share: the
- * scored region of a band, the filter taps' edge rule, the smallest frame,
- * and the per-bit-depth reading of picture rows (adm_tmpl.c).
+ * scored region of a band, the filter taps' edge rule, the smallest frame
+ * and the scores' keys.
  */
 #ifndef VQX_FEATURE_ADM_H
 #define VQX_FEATURE_ADM_H
 
 #include <stdbool.h>
 #include <stdint.h>
-
-#include "bitdepth.h"
 
 /* Four dyadic DWT levels. */
 #define ADM_SCALES 4
@@ -60,9 +58,6 @@ static inline int vqx_adm_tap_index(int i, int n)
  * libvmaf reads outside its buffers below these. */
 #define ADM_MIN_SIDE 33
 #define FLOAT_ADM_MIN_SIDE 17
-
-/* Picture row to samples centred on zero: x - 2^(bpc-1), which fits 16 bits. */
-BF_DECL(void, vqx_adm_row_to_int, const void *src, int16_t *dst, int w, unsigned bpc);
 
 /* A frame's scores, in both extractors' key layout: adm2, aim, adm3 (not
  * below min_val), the per-scale ratios and, with debug, the sums. */

@@ -27,6 +27,19 @@ typedef struct AdmLevel {
     unsigned ref_row_shift;   /*   and of each row's sum */
 } AdmLevel;
 
+/* The h, v, d rows of a band, s->stride apart: whole planes (the staged
+ * functions), or rings of `rows` rows (extract), row y in slot y % rows. */
+typedef struct AdmBands {
+    int32_t *b[3];
+    int rows;
+} AdmBands;
+
+/* Masking terms of three rows (ring slot y % 3), 1 slot of margin. */
+typedef struct AdmMaskRing {
+    uint32_t *sum[3], *centre[3];
+    int row_of[3];
+} AdmMaskRing;
+
 typedef struct AdmState {
     bool debug;
     bool skip_aim;
@@ -48,18 +61,16 @@ typedef struct AdmState {
 
     ptrdiff_t stride;           /* elements per band row */
     int32_t *ref_a, *dis_a;     /* approximation band, overwritten level by level */
-    int32_t *ref_band[3], *dis_band[3];
+    int32_t *ref_band[3], *dis_band[3]; /* whole planes: the staged functions' */
     int32_t *restored[3], *additive[3];
-    int16_t *pix_rows[4];       /* level 0 input rows, centred */
-    int pix_row_of[4];
+    AdmBands ring[4];           /* extract's rows of the reference's, the distorted's bands,
+                                 * the restored and the additive parts */
+    int16_t *pix_rows[2][4];    /* level 0 input rows, centred: reference, distorted */
+    int pix_row_of[2][4];
     int16_t *lo16, *hi16;       /* one row after the vertical pass, 1 slot of margin: */
     int32_t *lo, *hi;           /*   level 0, levels 1 to 3 */
-    int32_t *mask_sum[3], *mask_hsum[3], *mask_centre[3]; /* ring of masking rows */
-    int mask_row_of[3];
-    int32_t *thr_row;           /* one row: masking threshold, or the angle test in decoupling */
-    double *angle_row;          /* one row: the angle test of 16-bit rows in decoupling */
-    uint32_t *excess_row;       /* one row: what exceeds the masking, in masked sums, */
-    uint32_t *square_row;       /*   and its rounded square */
+    AdmMaskRing mask[2];        /* masking rows of the additive and the restored part */
+    uint32_t *thr_row;          /* one row: masking threshold */
     int32_t *recip;             /* 2^30 / i, i in [0, 32768] */
     AdmDSPContext dsp;
     void *mem;
@@ -92,6 +103,18 @@ void vqx_adm_reference_sums(const AdmState *s, int scale, uint64_t accum[3],
                             uint64_t (*rows)[3]);
 void vqx_adm_masked_sums(AdmState *s, int scale, int32_t *const x[3], int32_t *const mask[3],
                          int64_t accum[3], int64_t (*rows)[3]);
+/* What extract() runs at level `scale` (unless it is a skipped level 0):
+ * the DWT of both pictures (as vqx_adm_dwt_level) and the level's integer
+ * sums, equal to those of the staged functions above, computed row by row
+ * through rings of band rows (s->ring) instead of whole planes; the planes
+ * other than the approximations are not touched. */
+typedef struct AdmLevelSums {
+    uint64_t ref[3];
+    int64_t num[3], aim[3]; /* aim: 0 with skip_aim */
+} AdmLevelSums;
+
+void vqx_adm_level_sums(AdmState *s, int scale, const VqxPicture *ref, const VqxPicture *dis,
+                        AdmLevelSums *sums);
 /* Denominator of a level from its integer sums (h, v, d). */
 float vqx_adm_reference_norm(const AdmState *s, int scale, const uint64_t accum[3]);
 /* Masked 3-norm of a level from its integer sums (h, v, d), plus noise. */

@@ -1,7 +1,9 @@
+/* Integer ADM's reading of picture rows, per bit depth: the C entries
+ * row_to_int_8 and row_to_int_16 of AdmDSPContext. */
 #include "bitdepth.h"
-#include "feature/adm.h"
+#include "feature/adm_dsp.h"
 
-void BF(vqx_adm_row_to_int)(const void *src, int16_t *dst, int w, unsigned bpc)
+ADM_ROW_TO_INT(BF(vqx_adm_row_to_int))
 {
     const pixel *p = src;
     const int32_t half = 1 << (bpc - 1);

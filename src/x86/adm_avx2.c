@@ -1,176 +1,228 @@
 /*
- * Integer ADM's DWT passes in AVX2, with the C's integer results. Level 0:
- * pairs of 16-bit values times pairs of taps (madd), whose 32-bit sums are
- * the C's, and the vertical results cut to 16 bits as the C's cast does.
- * Levels 1 to 3: 32 x 32-bit products in 64-bit lanes, even and odd columns
- * apart; the low 32 bits of the shifted sum are the C's (int32_t) cast of
- * its arithmetic shift, for shifts up to 32. A row too narrow for one
- * vector goes to the C; a wider one ends with a chunk that overlaps the
- * previous one and rewrites its values unchanged.
+ * Integer ADM's stages in AVX2: 8 positions (16 of 16-bit rows) at a time,
+ * by adm_simd.h; here what is AVX2's own, including what AVX2 lacks and
+ * builds from exact steps: 64-bit arithmetic shifts, minima and maxima, and
+ * the int64 to float conversion.
  */
 #include <immintrin.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "x86/adm.h"
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 
-/* Taps k and k + 1 as the 16-bit pair of a madd. */
-ALWAYS_INLINE __m256i tap_pair(const int32_t *t, int k)
+#define VEC __m256i
+#define HALF __m128i
+#define VECD __m256d
+#define VECF __m256
+#define HALFF __m128
+#define LANES 8
+#define VI(op) _mm256_##op
+#define VD(op) _mm256_##op
+#define VZERO() _mm256_setzero_si256()
+#define VAND(a, b) _mm256_and_si256(a, b)
+#define VOR(a, b) _mm256_or_si256(a, b)
+#define VXOR(a, b) _mm256_xor_si256(a, b)
+#define VLOAD(p) _mm256_loadu_si256((const __m256i *)(p))
+#define VSTORE(p, v) _mm256_storeu_si256((__m256i *)(p), v)
+#define SET1_64(x) _mm256_set1_epi64x(x)
+#define NAME(f) f##_avx2
+
+typedef __m256i MASK;
+typedef __m256d DMASK;
+
+ALWAYS_INLINE MASK mask_gt32(__m256i a, __m256i b)
 {
-    return _mm256_set1_epi32((int32_t)((uint32_t)(uint16_t)t[k + 1] << 16 | (uint16_t)t[k]));
+    return _mm256_cmpgt_epi32(a, b);
 }
 
-/* The low 16 bits of each 32-bit lane, sign-extended: packs then saturates
- * nothing. */
-ALWAYS_INLINE __m256i low16(__m256i v)
+ALWAYS_INLINE MASK mask_nz(__m256i v)
 {
-    return _mm256_srai_epi32(_mm256_slli_epi32(v, 16), 16);
+    return _mm256_xor_si256(_mm256_cmpeq_epi32(v, _mm256_setzero_si256()), _mm256_set1_epi32(-1));
 }
 
-ADM_DWT_VERTICAL_16(vqx_adm_dwt_vertical_16_avx2)
+ALWAYS_INLINE MASK mask_and(MASK m, MASK n)
 {
-    if (w < 16) {
-        vqx_adm_dwt_vertical_16_c(src, w, add, shift, lo, hi);
-        return;
-    }
-    const __m256i l01 = tap_pair(vqx_adm_db2_lo, 0), l23 = tap_pair(vqx_adm_db2_lo, 2);
-    const __m256i g01 = tap_pair(vqx_adm_db2_hi, 0), g23 = tap_pair(vqx_adm_db2_hi, 2);
-    const __m256i round = _mm256_set1_epi32(add);
-    const __m128i sh = _mm_cvtsi32_si128((int)shift);
-    for (int x = 0;; x += 16) {
-        if (x > w - 16) x = w - 16;
-        __m256i s[4];
-        for (int k = 0; k < 4; k++) s[k] = _mm256_loadu_si256((const __m256i *)(src[k] + x));
-        const __m256i u01l = _mm256_unpacklo_epi16(s[0], s[1]);
-        const __m256i u01h = _mm256_unpackhi_epi16(s[0], s[1]);
-        const __m256i u23l = _mm256_unpacklo_epi16(s[2], s[3]);
-        const __m256i u23h = _mm256_unpackhi_epi16(s[2], s[3]);
-#define PASS(t01, t23, u01, u23) \
-        low16(_mm256_sra_epi32(_mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(u01, t01), \
-                                                                 _mm256_madd_epi16(u23, t23)), \
-                                                round), sh))
-        /* packs undoes the unpacks' column order */
-        _mm256_storeu_si256((__m256i *)(lo + x),
-                            _mm256_packs_epi32(PASS(l01, l23, u01l, u23l),
-                                               PASS(l01, l23, u01h, u23h)));
-        _mm256_storeu_si256((__m256i *)(hi + x),
-                            _mm256_packs_epi32(PASS(g01, g23, u01l, u23l),
-                                               PASS(g01, g23, u01h, u23h)));
-#undef PASS
-        if (x == w - 16) break;
-    }
+    return _mm256_and_si256(m, n);
 }
 
-ADM_DWT_HORIZONTAL_16(vqx_adm_dwt_horizontal_16_avx2)
+ALWAYS_INLINE __m256i select32(MASK m, __m256i a, __m256i b)
 {
-    const int n = (w + 1) / 2;
-    if (n < 8) {
-        vqx_adm_dwt_horizontal_16_c(lo, hi, w, add, shift, a, h, v, d);
-        return;
-    }
-    const __m256i l01 = tap_pair(vqx_adm_db2_lo, 0), l23 = tap_pair(vqx_adm_db2_lo, 2);
-    const __m256i g01 = tap_pair(vqx_adm_db2_hi, 0), g23 = tap_pair(vqx_adm_db2_hi, 2);
-    const __m256i round = _mm256_set1_epi32(add);
-    const __m128i sh = _mm_cvtsi32_si128((int)shift);
-    for (int j = 0;; j += 8) {
-        if (j > n - 8) j = n - 8;
-        /* 32-bit lane i: entries 2(j + i) - 1 and 2(j + i), then the next two */
-        const __m256i p0 = _mm256_loadu_si256((const __m256i *)(lo + 2 * j - 1));
-        const __m256i p1 = _mm256_loadu_si256((const __m256i *)(lo + 2 * j + 1));
-        const __m256i q0 = _mm256_loadu_si256((const __m256i *)(hi + 2 * j - 1));
-        const __m256i q1 = _mm256_loadu_si256((const __m256i *)(hi + 2 * j + 1));
-#define PASS(x0, x1, t01, t23) \
-        _mm256_sra_epi32(_mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(x0, t01), \
-                                                           _mm256_madd_epi16(x1, t23)), \
-                                          round), sh)
-        _mm256_storeu_si256((__m256i *)(a + j), PASS(p0, p1, l01, l23));
-        _mm256_storeu_si256((__m256i *)(v + j), PASS(p0, p1, g01, g23));
-        _mm256_storeu_si256((__m256i *)(h + j), PASS(q0, q1, l01, l23));
-        _mm256_storeu_si256((__m256i *)(d + j), PASS(q0, q1, g01, g23));
-#undef PASS
-        if (j == n - 8) break;
-    }
+    return _mm256_blendv_epi8(b, a, m);
 }
 
-/* Low 32 bits of (sum + add) >> shift in each 64-bit lane. */
-ALWAYS_INLINE __m256i shifted(__m256i sum, __m256i add, __m128i sh)
+ALWAYS_INLINE DMASK dcmp_ge(__m256d a, __m256d b)
 {
-    return _mm256_srl_epi64(_mm256_add_epi64(sum, add), sh);
+    return _mm256_cmp_pd(a, b, _CMP_GE_OQ);
 }
 
-/* The low 32 bits of the 64-bit lanes of lo (outputs 0-3) and hi (4-7). */
-ALWAYS_INLINE __m256i low32(__m256i lo, __m256i hi)
+ALWAYS_INLINE DMASK dmask_and(DMASK m, DMASK n)
+{
+    return _mm256_and_pd(m, n);
+}
+
+ALWAYS_INLINE __m128i lo_half(__m256i v)
+{
+    return _mm256_castsi256_si128(v);
+}
+
+ALWAYS_INLINE __m128i hi_half(__m256i v)
+{
+    return _mm256_extracti128_si256(v, 1);
+}
+
+ALWAYS_INLINE __m256i join(__m128i lo, __m128i hi)
+{
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
+}
+
+ALWAYS_INLINE __m128 lo_half_ps(__m256 f)
+{
+    return _mm256_castps256_ps128(f);
+}
+
+ALWAYS_INLINE __m128 hi_half_ps(__m256 f)
+{
+    return _mm256_extractf128_ps(f, 1);
+}
+
+ALWAYS_INLINE __m256i widen_lo(__m256i v)
+{
+    return _mm256_cvtepi32_epi64(lo_half(v));
+}
+
+ALWAYS_INLINE __m256i widen_hi(__m256i v)
+{
+    return _mm256_cvtepi32_epi64(hi_half(v));
+}
+
+ALWAYS_INLINE __m256i narrow64(__m256i lo, __m256i hi)
 {
     const __m256i idx = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
     return _mm256_blend_epi32(_mm256_permutevar8x32_epi32(lo, idx),
                               _mm256_permutevar8x32_epi32(hi, idx), 0xf0);
 }
 
-ADM_DWT_VERTICAL_32(vqx_adm_dwt_vertical_32_avx2)
+/* The positions' conditions of two halves, as 32-bit lane masks. */
+ALWAYS_INLINE MASK join_dmask(DMASK lo, DMASK hi)
 {
-    if (w < 8) {
-        vqx_adm_dwt_vertical_32_c(src, w, add, shift, lo, hi);
-        return;
-    }
-    const __m256i round = _mm256_set1_epi64x(add);
-    const __m128i sh = _mm_cvtsi32_si128((int)shift);
-    for (int x = 0;; x += 8) {
-        if (x > w - 8) x = w - 8;
-        __m256i le = _mm256_setzero_si256(), lodd = le, ge = le, godd = le;
-        for (int k = 0; k < 4; k++) {
-            const __m256i s = _mm256_loadu_si256((const __m256i *)(src[k] + x));
-            const __m256i so = _mm256_srli_epi64(s, 32);
-            const __m256i tl = _mm256_set1_epi64x(vqx_adm_db2_lo[k]);
-            const __m256i tg = _mm256_set1_epi64x(vqx_adm_db2_hi[k]);
-            le = _mm256_add_epi64(le, _mm256_mul_epi32(s, tl));
-            lodd = _mm256_add_epi64(lodd, _mm256_mul_epi32(so, tl));
-            ge = _mm256_add_epi64(ge, _mm256_mul_epi32(s, tg));
-            godd = _mm256_add_epi64(godd, _mm256_mul_epi32(so, tg));
-        }
-        /* even columns in the low halves, odd ones moved to the high halves */
-        _mm256_storeu_si256((__m256i *)(lo + x),
-                            _mm256_blend_epi32(shifted(le, round, sh),
-                                               _mm256_slli_epi64(shifted(lodd, round, sh), 32),
-                                               0xaa));
-        _mm256_storeu_si256((__m256i *)(hi + x),
-                            _mm256_blend_epi32(shifted(ge, round, sh),
-                                               _mm256_slli_epi64(shifted(godd, round, sh), 32),
-                                               0xaa));
-        if (x == w - 8) break;
-    }
+    return narrow64(_mm256_castpd_si256(lo), _mm256_castpd_si256(hi));
 }
 
-/* Sums of outputs j..j+3 of row r (64-bit lanes) with taps t. */
-ALWAYS_INLINE __m256i horizontal4(const int32_t *r, int j, const int32_t *t)
+ALWAYS_INLINE __m256i blend_odd(__m256i even, __m256i odd)
 {
-    /* 64-bit lane i: entries 2(j + i) - 1 (low) and 2(j + i) (high), then the next two */
-    const __m256i x0 = _mm256_loadu_si256((const __m256i *)(r + 2 * j - 1));
-    const __m256i x1 = _mm256_loadu_si256((const __m256i *)(r + 2 * j + 1));
-    __m256i s = _mm256_mul_epi32(x0, _mm256_set1_epi64x(t[0]));
-    s = _mm256_add_epi64(s, _mm256_mul_epi32(_mm256_srli_epi64(x0, 32), _mm256_set1_epi64x(t[1])));
-    s = _mm256_add_epi64(s, _mm256_mul_epi32(x1, _mm256_set1_epi64x(t[2])));
-    return _mm256_add_epi64(s, _mm256_mul_epi32(_mm256_srli_epi64(x1, 32),
-                                                _mm256_set1_epi64x(t[3])));
+    return _mm256_blend_epi32(even, odd, 0xaa);
 }
 
-ADM_DWT_HORIZONTAL_32(vqx_adm_dwt_horizontal_32_avx2)
+/* x >> n, arithmetic: the logical shift of x or of ~x (x < 0), complemented back. */
+ALWAYS_INLINE __m256i sra64(__m256i x, __m128i n)
 {
-    const int n = (w + 1) / 2;
-    if (n < 8) {
-        vqx_adm_dwt_horizontal_32_c(lo, hi, w, add, shift, a, h, v, d);
-        return;
-    }
-    const __m256i round = _mm256_set1_epi64x(add);
-    const __m128i sh = _mm_cvtsi32_si128((int)shift);
-    for (int j = 0;; j += 8) {
-        if (j > n - 8) j = n - 8;
-#define PASS(r, t) low32(shifted(horizontal4(r, j, t), round, sh), \
-                         shifted(horizontal4(r, j + 4, t), round, sh))
-        _mm256_storeu_si256((__m256i *)(a + j), PASS(lo, vqx_adm_db2_lo));
-        _mm256_storeu_si256((__m256i *)(v + j), PASS(lo, vqx_adm_db2_hi));
-        _mm256_storeu_si256((__m256i *)(h + j), PASS(hi, vqx_adm_db2_lo));
-        _mm256_storeu_si256((__m256i *)(d + j), PASS(hi, vqx_adm_db2_hi));
-#undef PASS
-        if (j == n - 8) break;
-    }
+    const __m256i s = _mm256_cmpgt_epi64(_mm256_setzero_si256(), x);
+    return _mm256_xor_si256(_mm256_srl_epi64(_mm256_xor_si256(x, s), n), s);
 }
+
+ALWAYS_INLINE __m256i sra64v(__m256i x, __m256i n)
+{
+    const __m256i s = _mm256_cmpgt_epi64(_mm256_setzero_si256(), x);
+    return _mm256_xor_si256(_mm256_srlv_epi64(_mm256_xor_si256(x, s), n), s);
+}
+
+ALWAYS_INLINE __m256i min64(__m256i a, __m256i b)
+{
+    return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b));
+}
+
+ALWAYS_INLINE __m256i max64(__m256i a, __m256i b)
+{
+    return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(b, a));
+}
+
+ALWAYS_INLINE __m256i mul_u64_u32(__m256i s, __m256i m)
+{
+    return _mm256_add_epi64(_mm256_mul_epu32(s, m),
+                            _mm256_slli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(s, 32), m), 32));
+}
+
+/* int64 to float, rounded to nearest: x rounded to odd at double precision
+ * (53 >= 24 + 2 bits), then to float, is rounded once. x = 2^32 hi + lo,
+ * both exact in double; their sum's error is exact too (|2^32 hi| > lo
+ * unless hi = 0), and an inexact sum whose last bit is even moves one unit
+ * towards x. */
+ALWAYS_INLINE __m128 cvt_i64_ps(__m256i x)
+{
+    const __m256i odd_dwords = _mm256_setr_epi32(1, 3, 5, 7, 1, 3, 5, 7);
+    const __m256d hi = _mm256_mul_pd(
+        _mm256_cvtepi32_pd(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(x, odd_dwords))),
+        _mm256_set1_pd(4294967296.0));
+    /* 2^52 + lo, less 2^52 */
+    const __m256i exp52 = _mm256_set1_epi64x(0x4330000000000000);
+    const __m256d lo = _mm256_sub_pd(
+        _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(x, _mm256_set1_epi64x(0xffffffff)),
+                                            exp52)),
+        _mm256_set1_pd(4503599627370496.0));
+    const __m256d sum = _mm256_add_pd(hi, lo);
+    const __m256d err = _mm256_sub_pd(lo, _mm256_sub_pd(sum, hi));
+    const __m256i bits = _mm256_castpd_si256(sum), one = _mm256_set1_epi64x(1);
+    const __m256i inexact = _mm256_castpd_si256(_mm256_cmp_pd(err, _mm256_setzero_pd(),
+                                                              _CMP_NEQ_OQ));
+    const __m256i even = _mm256_cmpeq_epi64(_mm256_and_si256(bits, one), _mm256_setzero_si256());
+    /* +1 moves away from zero (err of the sum's sign), -1 towards it */
+    const __m256i opposite =
+        _mm256_srli_epi64(_mm256_xor_si256(bits, _mm256_castpd_si256(err)), 63);
+    const __m256i step = _mm256_sub_epi64(one, _mm256_slli_epi64(opposite, 1));
+    const __m256i odd = _mm256_add_epi64(bits, _mm256_and_si256(_mm256_and_si256(inexact, even),
+                                                                step));
+    return _mm256_cvtpd_ps(_mm256_castsi256_pd(odd));
+}
+
+ALWAYS_INLINE __m256i gather32(const int32_t *table, __m256i idx)
+{
+    return _mm256_i32gather_epi32((const int *)table, idx, 4);
+}
+
+/* max(bit length - 15, 0) from the exponent of mag >> 8 as a float: the
+ * conversion is exact below 2^24, and 0 gives exponent 0. */
+ALWAYS_INLINE __m256i excess_bits(__m256i mag)
+{
+    const __m256 f = _mm256_cvtepi32_ps(_mm256_srli_epi32(mag, 8));
+    const __m256i biased = _mm256_srli_epi32(_mm256_castps_si256(f), 23);
+    return _mm256_max_epi32(_mm256_sub_epi32(biased, _mm256_set1_epi32(127 + 6)),
+                            _mm256_setzero_si256());
+}
+
+ALWAYS_INLINE bool any_wide(__m256i v)
+{
+    return !_mm256_testz_si256(v, _mm256_set1_epi32(~0x7fff));
+}
+
+ALWAYS_INLINE uint64_t sum64(__m256i v)
+{
+    __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    s = _mm_add_epi64(s, _mm_unpackhi_epi64(s, s));
+    return (uint64_t)_mm_cvtsi128_si64(s);
+}
+
+typedef __m256i TailMask;
+
+ALWAYS_INLINE TailMask tail_mask(unsigned n)
+{
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+ALWAYS_INLINE __m256i load_masked(const void *p, TailMask m)
+{
+    return _mm256_maskload_epi32((const int *)p, m);
+}
+
+/* one load and in-lane unpacks, their halves reordered: faster than two
+ * vpmovzxbw */
+ALWAYS_INLINE void widen_u8(const uint8_t *p, __m256i *lo, __m256i *hi)
+{
+    const __m256i v = _mm256_loadu_si256((const __m256i *)p), zero = _mm256_setzero_si256();
+    const __m256i l = _mm256_unpacklo_epi8(v, zero), h = _mm256_unpackhi_epi8(v, zero);
+    *lo = _mm256_permute2x128_si256(l, h, 0x20);
+    *hi = _mm256_permute2x128_si256(l, h, 0x31);
+}
+
+#include "x86/adm_simd.h"

@@ -1,151 +1,192 @@
 /*
- * Integer ADM's DWT passes in AVX-512: the arithmetic of adm_avx2.c at
- * twice the width (level 0: 32 columns or 16 outputs a step; levels 1 to 3:
- * 16 of either).
+ * Integer ADM's stages in AVX-512 (F, CD, BW, DQ): 16 positions (32 of
+ * 16-bit rows) at a time, by adm_simd.h; here what is AVX-512's own: mask
+ * registers, the 64-bit shifts, minima, maxima and the int64 to float
+ * conversion (vcvtqq2ps rounds as the C's cast), lzcnt for the gain's
+ * shift.
  */
 #include <immintrin.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "x86/adm.h"
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 
-ALWAYS_INLINE __m512i tap_pair(const int32_t *t, int k)
+#define VEC __m512i
+#define HALF __m256i
+#define VECD __m512d
+#define VECF __m512
+#define HALFF __m256
+#define LANES 16
+#define VI(op) _mm512_##op
+#define VD(op) _mm512_##op
+#define VZERO() _mm512_setzero_si512()
+#define VAND(a, b) _mm512_and_si512(a, b)
+#define VOR(a, b) _mm512_or_si512(a, b)
+#define VXOR(a, b) _mm512_xor_si512(a, b)
+#define VLOAD(p) _mm512_loadu_si512(p)
+#define VSTORE(p, v) _mm512_storeu_si512(p, v)
+#define SET1_64(x) _mm512_set1_epi64(x)
+#define NAME(f) f##_avx512
+
+typedef __mmask16 MASK;
+typedef __mmask8 DMASK;
+
+ALWAYS_INLINE MASK mask_gt32(__m512i a, __m512i b)
 {
-    return _mm512_set1_epi32((int32_t)((uint32_t)(uint16_t)t[k + 1] << 16 | (uint16_t)t[k]));
+    return _mm512_cmpgt_epi32_mask(a, b);
 }
 
-ALWAYS_INLINE __m512i low16(__m512i v)
+ALWAYS_INLINE MASK mask_nz(__m512i v)
 {
-    return _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16);
+    return _mm512_test_epi32_mask(v, v);
 }
 
-ADM_DWT_VERTICAL_16(vqx_adm_dwt_vertical_16_avx512)
+ALWAYS_INLINE MASK mask_and(MASK m, MASK n)
 {
-    if (w < 32) {
-        vqx_adm_dwt_vertical_16_c(src, w, add, shift, lo, hi);
-        return;
-    }
-    const __m512i l01 = tap_pair(vqx_adm_db2_lo, 0), l23 = tap_pair(vqx_adm_db2_lo, 2);
-    const __m512i g01 = tap_pair(vqx_adm_db2_hi, 0), g23 = tap_pair(vqx_adm_db2_hi, 2);
-    const __m512i round = _mm512_set1_epi32(add);
-    const __m128i sh = _mm_cvtsi32_si128((int)shift);
-    for (int x = 0;; x += 32) {
-        if (x > w - 32) x = w - 32;
-        __m512i s[4];
-        for (int k = 0; k < 4; k++) s[k] = _mm512_loadu_si512(src[k] + x);
-        const __m512i u01l = _mm512_unpacklo_epi16(s[0], s[1]);
-        const __m512i u01h = _mm512_unpackhi_epi16(s[0], s[1]);
-        const __m512i u23l = _mm512_unpacklo_epi16(s[2], s[3]);
-        const __m512i u23h = _mm512_unpackhi_epi16(s[2], s[3]);
-#define PASS(t01, t23, u01, u23) \
-        low16(_mm512_sra_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(u01, t01), \
-                                                                 _mm512_madd_epi16(u23, t23)), \
-                                                round), sh))
-        _mm512_storeu_si512(lo + x, _mm512_packs_epi32(PASS(l01, l23, u01l, u23l),
-                                                       PASS(l01, l23, u01h, u23h)));
-        _mm512_storeu_si512(hi + x, _mm512_packs_epi32(PASS(g01, g23, u01l, u23l),
-                                                       PASS(g01, g23, u01h, u23h)));
-#undef PASS
-        if (x == w - 32) break;
-    }
+    return m & n;
 }
 
-ADM_DWT_HORIZONTAL_16(vqx_adm_dwt_horizontal_16_avx512)
+ALWAYS_INLINE __m512i select32(MASK m, __m512i a, __m512i b)
 {
-    const int n = (w + 1) / 2;
-    if (n < 16) {
-        vqx_adm_dwt_horizontal_16_c(lo, hi, w, add, shift, a, h, v, d);
-        return;
-    }
-    const __m512i l01 = tap_pair(vqx_adm_db2_lo, 0), l23 = tap_pair(vqx_adm_db2_lo, 2);
-    const __m512i g01 = tap_pair(vqx_adm_db2_hi, 0), g23 = tap_pair(vqx_adm_db2_hi, 2);
-    const __m512i round = _mm512_set1_epi32(add);
-    const __m128i sh = _mm_cvtsi32_si128((int)shift);
-    for (int j = 0;; j += 16) {
-        if (j > n - 16) j = n - 16;
-        const __m512i p0 = _mm512_loadu_si512(lo + 2 * j - 1);
-        const __m512i p1 = _mm512_loadu_si512(lo + 2 * j + 1);
-        const __m512i q0 = _mm512_loadu_si512(hi + 2 * j - 1);
-        const __m512i q1 = _mm512_loadu_si512(hi + 2 * j + 1);
-#define PASS(x0, x1, t01, t23) \
-        _mm512_sra_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(x0, t01), \
-                                                           _mm512_madd_epi16(x1, t23)), \
-                                          round), sh)
-        _mm512_storeu_si512(a + j, PASS(p0, p1, l01, l23));
-        _mm512_storeu_si512(v + j, PASS(p0, p1, g01, g23));
-        _mm512_storeu_si512(h + j, PASS(q0, q1, l01, l23));
-        _mm512_storeu_si512(d + j, PASS(q0, q1, g01, g23));
-#undef PASS
-        if (j == n - 16) break;
-    }
+    return _mm512_mask_blend_epi32(m, b, a);
 }
 
-ALWAYS_INLINE __m512i shifted(__m512i sum, __m512i add, __m128i sh)
+ALWAYS_INLINE DMASK dcmp_ge(__m512d a, __m512d b)
 {
-    return _mm512_srl_epi64(_mm512_add_epi64(sum, add), sh);
+    return _mm512_cmp_pd_mask(a, b, _CMP_GE_OQ);
 }
 
-ADM_DWT_VERTICAL_32(vqx_adm_dwt_vertical_32_avx512)
+ALWAYS_INLINE DMASK dmask_and(DMASK m, DMASK n)
 {
-    if (w < 16) {
-        vqx_adm_dwt_vertical_32_c(src, w, add, shift, lo, hi);
-        return;
-    }
-    const __m512i round = _mm512_set1_epi64(add);
-    const __m128i sh = _mm_cvtsi32_si128((int)shift);
-    for (int x = 0;; x += 16) {
-        if (x > w - 16) x = w - 16;
-        __m512i le = _mm512_setzero_si512(), lodd = le, ge = le, godd = le;
-        for (int k = 0; k < 4; k++) {
-            const __m512i s = _mm512_loadu_si512(src[k] + x);
-            const __m512i so = _mm512_srli_epi64(s, 32);
-            const __m512i tl = _mm512_set1_epi64(vqx_adm_db2_lo[k]);
-            const __m512i tg = _mm512_set1_epi64(vqx_adm_db2_hi[k]);
-            le = _mm512_add_epi64(le, _mm512_mul_epi32(s, tl));
-            lodd = _mm512_add_epi64(lodd, _mm512_mul_epi32(so, tl));
-            ge = _mm512_add_epi64(ge, _mm512_mul_epi32(s, tg));
-            godd = _mm512_add_epi64(godd, _mm512_mul_epi32(so, tg));
-        }
-        _mm512_storeu_si512(lo + x, _mm512_mask_blend_epi32(
-            0xaaaa, shifted(le, round, sh), _mm512_slli_epi64(shifted(lodd, round, sh), 32)));
-        _mm512_storeu_si512(hi + x, _mm512_mask_blend_epi32(
-            0xaaaa, shifted(ge, round, sh), _mm512_slli_epi64(shifted(godd, round, sh), 32)));
-        if (x == w - 16) break;
-    }
+    return m & n;
 }
 
-/* Sums of outputs j..j+7 of row r (64-bit lanes) with taps t. */
-ALWAYS_INLINE __m512i horizontal8(const int32_t *r, int j, const int32_t *t)
+ALWAYS_INLINE MASK join_dmask(DMASK lo, DMASK hi)
 {
-    const __m512i x0 = _mm512_loadu_si512(r + 2 * j - 1);
-    const __m512i x1 = _mm512_loadu_si512(r + 2 * j + 1);
-    __m512i s = _mm512_mul_epi32(x0, _mm512_set1_epi64(t[0]));
-    s = _mm512_add_epi64(s, _mm512_mul_epi32(_mm512_srli_epi64(x0, 32), _mm512_set1_epi64(t[1])));
-    s = _mm512_add_epi64(s, _mm512_mul_epi32(x1, _mm512_set1_epi64(t[2])));
-    return _mm512_add_epi64(s, _mm512_mul_epi32(_mm512_srli_epi64(x1, 32),
-                                                _mm512_set1_epi64(t[3])));
+    return (MASK)(lo | (unsigned)hi << 8);
 }
 
-ADM_DWT_HORIZONTAL_32(vqx_adm_dwt_horizontal_32_avx512)
+ALWAYS_INLINE __m256i lo_half(__m512i v)
 {
-    const int n = (w + 1) / 2;
-    if (n < 16) {
-        vqx_adm_dwt_horizontal_32_c(lo, hi, w, add, shift, a, h, v, d);
-        return;
-    }
-    const __m512i round = _mm512_set1_epi64(add);
-    const __m128i sh = _mm_cvtsi32_si128((int)shift);
-    for (int j = 0;; j += 16) {
-        if (j > n - 16) j = n - 16;
-        /* vpmovqd: the low 32 bits of each 64-bit lane */
-#define PASS(r, t) _mm512_inserti64x4( \
-            _mm512_castsi256_si512(_mm512_cvtepi64_epi32(shifted(horizontal8(r, j, t), round, sh))), \
-            _mm512_cvtepi64_epi32(shifted(horizontal8(r, j + 8, t), round, sh)), 1)
-        _mm512_storeu_si512(a + j, PASS(lo, vqx_adm_db2_lo));
-        _mm512_storeu_si512(v + j, PASS(lo, vqx_adm_db2_hi));
-        _mm512_storeu_si512(h + j, PASS(hi, vqx_adm_db2_lo));
-        _mm512_storeu_si512(d + j, PASS(hi, vqx_adm_db2_hi));
-#undef PASS
-        if (j == n - 16) break;
-    }
+    return _mm512_castsi512_si256(v);
 }
+
+ALWAYS_INLINE __m256i hi_half(__m512i v)
+{
+    return _mm512_extracti64x4_epi64(v, 1);
+}
+
+ALWAYS_INLINE __m512i join(__m256i lo, __m256i hi)
+{
+    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+}
+
+ALWAYS_INLINE __m256 lo_half_ps(__m512 f)
+{
+    return _mm512_castps512_ps256(f);
+}
+
+ALWAYS_INLINE __m256 hi_half_ps(__m512 f)
+{
+    return _mm512_extractf32x8_ps(f, 1);
+}
+
+ALWAYS_INLINE __m512i widen_lo(__m512i v)
+{
+    return _mm512_cvtepi32_epi64(lo_half(v));
+}
+
+ALWAYS_INLINE __m512i widen_hi(__m512i v)
+{
+    return _mm512_cvtepi32_epi64(hi_half(v));
+}
+
+/* vpmovqd: the low 32 bits of each 64-bit lane */
+ALWAYS_INLINE __m512i narrow64(__m512i lo, __m512i hi)
+{
+    return join(_mm512_cvtepi64_epi32(lo), _mm512_cvtepi64_epi32(hi));
+}
+
+ALWAYS_INLINE __m512i blend_odd(__m512i even, __m512i odd)
+{
+    return _mm512_mask_blend_epi32(0xaaaa, even, odd);
+}
+
+ALWAYS_INLINE __m512i sra64(__m512i x, __m128i n)
+{
+    return _mm512_sra_epi64(x, n);
+}
+
+ALWAYS_INLINE __m512i sra64v(__m512i x, __m512i n)
+{
+    return _mm512_srav_epi64(x, n);
+}
+
+ALWAYS_INLINE __m512i min64(__m512i a, __m512i b)
+{
+    return _mm512_min_epi64(a, b);
+}
+
+ALWAYS_INLINE __m512i max64(__m512i a, __m512i b)
+{
+    return _mm512_max_epi64(a, b);
+}
+
+ALWAYS_INLINE __m512i mul_u64_u32(__m512i s, __m512i m)
+{
+    return _mm512_mullo_epi64(s, m);
+}
+
+ALWAYS_INLINE __m256 cvt_i64_ps(__m512i x)
+{
+    return _mm512_cvtepi64_ps(x);
+}
+
+ALWAYS_INLINE __m512i gather32(const int32_t *table, __m512i idx)
+{
+    return _mm512_i32gather_epi32(idx, table, 4);
+}
+
+/* bit length 32 - lzcnt; lzcnt(0) = 32 */
+ALWAYS_INLINE __m512i excess_bits(__m512i mag)
+{
+    return _mm512_max_epi32(_mm512_sub_epi32(_mm512_set1_epi32(17), _mm512_lzcnt_epi32(mag)),
+                            _mm512_setzero_si512());
+}
+
+ALWAYS_INLINE bool any_wide(__m512i v)
+{
+    return _mm512_test_epi32_mask(v, _mm512_set1_epi32(~0x7fff)) != 0;
+}
+
+/* Vector adds, which wrap as the C's uint64 sum does
+ * (_mm512_reduce_add_epi64 may end in a signed C addition). */
+ALWAYS_INLINE uint64_t sum64(__m512i v)
+{
+    const __m256i h = _mm256_add_epi64(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+    __m128i s = _mm_add_epi64(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+    s = _mm_add_epi64(s, _mm_unpackhi_epi64(s, s));
+    return (uint64_t)_mm_cvtsi128_si64(s);
+}
+
+typedef __mmask16 TailMask;
+
+ALWAYS_INLINE TailMask tail_mask(unsigned n)
+{
+    return (__mmask16)((1u << n) - 1);
+}
+
+ALWAYS_INLINE __m512i load_masked(const void *p, TailMask m)
+{
+    return _mm512_maskz_loadu_epi32(m, p);
+}
+
+ALWAYS_INLINE void widen_u8(const uint8_t *p, __m512i *lo, __m512i *hi)
+{
+    *lo = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)p));
+    *hi = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(p + 32)));
+}
+
+#include "x86/adm_simd.h"
