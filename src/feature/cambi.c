@@ -259,6 +259,7 @@ void vqx_cambi_scale_size(const CambiState *s, const CambiGeometry *g, unsigned 
 int vqx_cambi_setup(CambiState *s, const VqxFrameFormat *fmt, VqxSink *sink)
 {
     s->bpc = fmt->bpc;
+    vqx_cambi_dsp_init(&s->dsp, fmt->bpc, fmt->cpu_flags);
     s->smooth = (s->enc_bitdepth ? (unsigned)s->enc_bitdepth : fmt->bpc) < 10;
     s->pool_topk = s->topk != DEFAULT_TOPK ? s->topk : s->cambi_topk;
 
@@ -365,54 +366,31 @@ void vqx_cambi_smooth_2x2(uint16_t *img, unsigned w, unsigned h)
         last[x] = (uint16_t)((last[x] + last[x + 1]) >> 1);
 }
 
-/* Flags of row y: equal to the right and lower neighbours (a missing
- * neighbour counts as equal). */
-static void flat_row(const uint16_t *img, unsigned w, unsigned h, unsigned y, uint8_t *out)
-{
-    const uint16_t *row = img + (size_t)y * w;
-    if (y + 1 < h) {
-        const uint16_t *below = row + w;
-        for (unsigned x = 0; x + 1 < w; x++)
-            out[x] = (row[x] == row[x + 1]) & (row[x] == below[x]);
-        out[w - 1] = row[w - 1] == below[w - 1];
-    } else {
-        for (unsigned x = 0; x + 1 < w; x++)
-            out[x] = row[x] == row[x + 1];
-        out[w - 1] = 1;
-    }
-}
-
 /* mask = more than `threshold` flat pixels in the 7x7 block around (clipped
  * to the picture): running column sums over a ring of flag rows, then a
  * running sum along the row. */
 void vqx_cambi_spatial_mask(CambiState *s, unsigned w, unsigned h, unsigned threshold)
 {
+    const CambiDSPContext *dsp = &s->dsp;
     const unsigned r = CAMBI_MASK_SIZE / 2, ring = CAMBI_MASK_SIZE + 1;
+    const uint16_t *img = s->image;
     uint8_t *cols = s->flat_cols;
     memset(cols, 0, w * sizeof(*cols));
     for (unsigned y = 0; y < r && y < h; y++) {
         uint8_t *f = s->flat_rows + (size_t)(y % ring) * w;
-        flat_row(s->image, w, h, y, f);
+        dsp->flat_row(img + (size_t)y * w, y + 1 < h ? img + (size_t)(y + 1) * w : NULL, w, f);
         for (unsigned x = 0; x < w; x++) cols[x] += f[x];
     }
     for (unsigned y = 0; y < h; y++) {
+        uint8_t *enter = NULL;
         if (y + r < h) {
-            uint8_t *f = s->flat_rows + (size_t)((y + r) % ring) * w;
-            flat_row(s->image, w, h, y + r, f);
-            for (unsigned x = 0; x < w; x++) cols[x] += f[x];
+            const unsigned i = y + r;
+            enter = s->flat_rows + (size_t)(i % ring) * w;
+            dsp->flat_row(img + (size_t)i * w, i + 1 < h ? img + (size_t)(i + 1) * w : NULL, w,
+                          enter);
         }
-        if (y > r) {
-            const uint8_t *f = s->flat_rows + (size_t)((y - r - 1) % ring) * w;
-            for (unsigned x = 0; x < w; x++) cols[x] -= f[x];
-        }
-        uint8_t *m = s->mask + (size_t)y * w;
-        unsigned sum = 0;
-        for (unsigned x = 0; x < r && x < w; x++) sum += cols[x];
-        for (unsigned x = 0; x < w; x++) {
-            if (x + r < w) sum += cols[x + r];
-            if (x > r) sum -= cols[x - r - 1];
-            m[x] = sum > threshold;
-        }
+        const uint8_t *leave = y > r ? s->flat_rows + (size_t)((y - r - 1) % ring) * w : NULL;
+        dsp->mask_row(cols, enter, leave, w, threshold, s->mask + (size_t)y * w);
     }
 }
 
@@ -422,10 +400,7 @@ void vqx_cambi_halve(CambiState *s, unsigned w, unsigned h)
     const unsigned hw = (w + 1) >> 1, hh = (h + 1) >> 1;
     for (unsigned y = 0; y < hh; y++) {
         const size_t from = (size_t)2 * y * w, to = (size_t)y * hw;
-        for (unsigned x = 0; x < hw; x++) {
-            s->image[to + x] = s->image[from + 2 * x];
-            s->mask[to + x] = s->mask[from + 2 * x];
-        }
+        s->dsp.halve_row(s->image + from, s->mask + from, hw, s->image + to, s->mask + to);
     }
 }
 
@@ -435,18 +410,11 @@ void vqx_cambi_mode_filter(CambiState *s, unsigned w, unsigned h)
 {
     uint16_t *img = s->image, *rows = s->mode_rows;
     for (unsigned y = 0; y < h; y++) {
-        const uint16_t *in = img + (size_t)y * w;
         uint16_t *filtered = rows + (size_t)(y % 3) * w;
-        filtered[0] = in[0];
-        for (unsigned x = 1; x + 1 < w; x++)
-            filtered[x] = vqx_cambi_mode3(in[x - 1], in[x], in[x + 1]);
-        filtered[w - 1] = in[w - 1];
+        s->dsp.mode_row(img + (size_t)y * w, w, filtered);
         if (y < 2) continue;
-        const uint16_t *a = rows + (size_t)((y - 2) % 3) * w;
-        const uint16_t *b = rows + (size_t)((y - 1) % 3) * w;
-        uint16_t *out = img + (size_t)(y - 1) * w;
-        for (unsigned x = 0; x < w; x++)
-            out[x] = vqx_cambi_mode3(a[x], b[x], filtered[x]);
+        s->dsp.mode_columns(rows + (size_t)((y - 2) % 3) * w, rows + (size_t)((y - 1) % 3) * w,
+                            filtered, w, img + (size_t)(y - 1) * w);
     }
 }
 
@@ -455,73 +423,31 @@ void vqx_cambi_mode_filter(CambiState *s, unsigned w, unsigned h)
  * window around column x, so a pixel of column x adds to hist[v][x..x+2pad]. */
 static void slide_window(CambiState *s, unsigned w, unsigned pad, int enter, int leave)
 {
-    const unsigned band_lo = s->band_lo, band_size = s->band_size, span = 2 * pad + 1;
-    const size_t stride = w + 2 * pad;
-    uint16_t *hist = s->hist;
-    const uint16_t *in_img = enter >= 0 ? s->image + (size_t)enter * w : NULL;
-    const uint16_t *out_img = leave >= 0 ? s->image + (size_t)leave * w : NULL;
-    const uint8_t *in_mask = enter >= 0 ? s->mask + (size_t)enter * w : NULL;
-    const uint8_t *out_mask = leave >= 0 ? s->mask + (size_t)leave * w : NULL;
-    for (unsigned x = 0; x < w; x++) {
-        /* the histogram row of each pixel, NULL when it does not count */
-        uint16_t *restrict in = NULL, *restrict out = NULL;
-        if (in_img && in_mask[x] && (unsigned)in_img[x] - band_lo < band_size)
-            in = hist + (in_img[x] - band_lo) * stride + x;
-        if (out_img && out_mask[x] && (unsigned)out_img[x] - band_lo < band_size)
-            out = hist + (out_img[x] - band_lo) * stride + x;
-        if (in == out) continue; /* nothing, or the same value out and in */
-        if (in && out) {
-            for (unsigned i = 0; i < span; i++) {
-                in[i]++;
-                out[i]--;
-            }
-        } else if (in) {
-            for (unsigned i = 0; i < span; i++) in[i]++;
-        } else {
-            for (unsigned i = 0; i < span; i++) out[i]--;
-        }
-    }
-}
-
-static void contrast_row(CambiState *s, unsigned w, unsigned pad, unsigned y)
-{
-    const unsigned n = s->n_steps, band_lo = s->band_lo, band_size = s->band_size;
-    const unsigned vlt = s->vlt_luma;
-    const size_t stride = w + 2 * pad;
-    const uint16_t *tvi = s->tvi, *img = s->image + (size_t)y * w, *hist = s->hist + pad;
-    const uint8_t *mask = s->mask + (size_t)y * w;
-    const float *reciprocal = s->reciprocal;
-    float *out = s->contrast + (size_t)y * w;
-    for (unsigned x = 0; x < w; x++) {
-        const unsigned band = (unsigned)img[x] - band_lo;
-        float best = 0.0f;
-        if (mask[x] && band < band_size) {
-            const uint16_t *col = hist + x;
-            const unsigned p0 = col[band * stride];
-            for (unsigned d = 0; d < n; d++) {
-                if (!vqx_cambi_step_counts(img[x], n, d, tvi[d], vlt)) continue;
-                const unsigned up = col[(band + d + 1) * stride];
-                const unsigned down = band > d ? col[(band - d - 1) * stride] : 0;
-                const unsigned p1 = up > down ? up : down;
-                const float v = vqx_cambi_step_contrast(vqx_cambi_step_weights[d], p0, p1,
-                                                        reciprocal);
-                if (v > best) best = v;
-            }
-        }
-        out[x] = best;
-    }
+    s->dsp.slide(s->hist, w + 2 * pad,
+                 enter >= 0 ? s->image + (size_t)enter * w : NULL,
+                 enter >= 0 ? s->mask + (size_t)enter * w : NULL,
+                 leave >= 0 ? s->image + (size_t)leave * w : NULL,
+                 leave >= 0 ? s->mask + (size_t)leave * w : NULL,
+                 w, pad, s->band_lo, s->band_size);
 }
 
 /* Contrast value of every pixel of a w x h scale; 0 where unmasked. */
 void vqx_cambi_contrast_values(CambiState *s, unsigned w, unsigned h, unsigned window)
 {
     const unsigned pad = window >> 1;
-    memset(s->hist, 0, (size_t)s->band_size * (w + 2 * pad) * sizeof(*s->hist));
+    const size_t stride = w + 2 * pad;
+    const CambiContrastParams p = {
+        .n_steps = s->n_steps, .band_lo = s->band_lo, .band_size = s->band_size,
+        .vlt = s->vlt_luma, .tvi = s->tvi, .weights = vqx_cambi_step_weights,
+        .reciprocal = s->reciprocal,
+    };
+    memset(s->hist, 0, (size_t)s->band_size * stride * sizeof(*s->hist));
     for (unsigned y = 0; y < pad && y < h; y++)
         slide_window(s, w, pad, (int)y, -1);
     for (unsigned y = 0; y < h; y++) {
         slide_window(s, w, pad, y + pad < h ? (int)(y + pad) : -1, (int)y - (int)pad - 1);
-        contrast_row(s, w, pad, y);
+        s->dsp.contrast_row(s->hist + pad, stride, s->image + (size_t)y * w,
+                            s->mask + (size_t)y * w, w, &p, s->contrast + (size_t)y * w);
     }
 }
 
@@ -589,7 +515,7 @@ static int score_image(CambiState *s, const CambiGeometry *g, bool heatmaps, uns
             const int err = vqx_cambi_write_heatmap(s, scale, w, h, frame, s->heat, sink);
             if (err) return err;
         }
-        mean[scale] = vqx_mean_of_top(s->contrast, (int)(w * h), s->pool_topk);
+        mean[scale] = s->dsp.mean_of_top(s->contrast, (int)(w * h), s->pool_topk);
     }
     *score = vqx_cambi_score(g, mean);
     return 0;
@@ -598,10 +524,8 @@ static int score_image(CambiState *s, const CambiGeometry *g, bool heatmaps, uns
 static int score_picture(CambiState *s, const VqxPicture *pic, const CambiGeometry *g,
                          bool heatmaps, unsigned frame, VqxSink *sink, double *score)
 {
-    const bool hbd = s->bpc > 8;
-    (hbd ? vqx_cambi_load_10bit_16bpc : vqx_cambi_load_10bit_8bpc)(
-        pic->data[0], pic->stride[0], s->bpc, g->rows, g->cols, g->w, g->h, s->image);
-    if (s->smooth) vqx_cambi_smooth_2x2(s->image, g->w, g->h);
+    s->dsp.load(pic->data[0], pic->stride[0], s->bpc, g->rows, g->cols, g->w, g->h, s->image);
+    if (s->smooth) s->dsp.smooth(s->image, g->w, g->h);
     return score_image(s, g, heatmaps, frame, sink, score);
 }
 

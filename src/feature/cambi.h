@@ -31,6 +31,7 @@
 #include <stdio.h>
 
 #include "bitdepth.h"
+#include "feature/cambi_dsp.h"
 #include "feature/extractor.h"
 
 typedef struct CambiGeometry {
@@ -69,6 +70,8 @@ typedef struct CambiState {
     unsigned band_lo, band_size;
     float reciprocal[CAMBI_RECIPROCALS];
     FILE *heatmaps[CAMBI_SCALES];
+
+    CambiDSPContext dsp;     /* for the picture's bit depth and CPU flags */
 
     /* CPU buffers (init), compact rows of the current scale's width */
     uint16_t *image;

@@ -82,5 +82,6 @@ void checkasm_check_motion(const CheckasmLevel *level);
 void checkasm_check_adm(const CheckasmLevel *level);
 void checkasm_check_float_motion(const CheckasmLevel *level);
 void checkasm_check_float_vif(const CheckasmLevel *level);
+void checkasm_check_cambi(const CheckasmLevel *level);
 
 #endif
