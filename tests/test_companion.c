@@ -1,9 +1,10 @@
 /*
  * Tests of the companion metrics: float_ssim, float_ms_ssim, ciede and
  * psnr_hvs. Exactness against libvmaf is the golden test's job; here: the
- * streaming SSIM kernel against a plain full-plane computation, sizes at and
- * below each minimum, 4:0:0 input, psnr_hvs at 16 bits, identical frames,
- * and ciede on subsampled input against the same clip upsampled to 4:4:4.
+ * streaming SSIM kernel (C and SIMD tables) against a plain full-plane
+ * computation, sizes at and below each minimum, 4:0:0 input, psnr_hvs at
+ * 16 bits, identical frames, and ciede on subsampled input against the same
+ * clip upsampled to 4:4:4.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "feature/float_picture.h"
 #include "feature/ssim_core.h"
 #include "vqx/vqx.h"
@@ -246,14 +248,17 @@ static VqxSsimMeans plain_ssim(const float *r, const float *c, int w, int h)
     return (VqxSsimMeans){ (float)(sum / m), (float)(sl / m), (float)(sc / m), (float)(ss / m) };
 }
 
+/* The streaming kernel through the C table and through the SIMD entries
+ * this CPU has: both equal to the plain computation. */
 static void test_ssim_kernel(void)
 {
     static const unsigned sizes[][2] = { { 11, 11 }, { 12, 30 }, { 37, 23 }, { 64, 48 }, { 301, 157 } };
     static const unsigned depths[] = { 8, 10, 12, 16 };
+    const unsigned flag_sets[2] = { 0, vqx_cpu_flags(0) };
     for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
         const unsigned w = sizes[si][0], h = sizes[si][1];
-        VqxSsimScratch scratch;
-        CHECK(vqx_ssim_scratch_init(&scratch, w) == 0);
+        VqxSsimScratch scratch[2];
+        for (unsigned f = 0; f < 2; f++) CHECK(vqx_ssim_scratch_init(&scratch[f], w, flag_sets[f]) == 0);
         float *r = malloc(sizeof(float) * w * h), *c = malloc(sizeof(float) * w * h);
         for (size_t di = 0; di < sizeof(depths) / sizeof(depths[0]); di++) {
             VqxPicture ref, dis;
@@ -262,16 +267,19 @@ static void test_ssim_kernel(void)
             vqx_float_plane(c, w, &dis, 0, 0.0f);
             /* the float conversion: the sample over 2^(bpc - 8) */
             CHECK(r[w + 3] == (float)get_sample(&ref, 0, 3, 1) / (float)(1u << (depths[di] - 8)));
-            VqxSsimMeans got, want = plain_ssim(r, c, (int)w, (int)h);
-            vqx_ssim_plane(&scratch, r, c, w, w, h, &got);
-            CHECK(got.ssim == want.ssim && got.l == want.l && got.c == want.c && got.s == want.s);
-            CHECK(got.ssim > 0.1f && got.ssim < 1.0f);
+            const VqxSsimMeans want = plain_ssim(r, c, (int)w, (int)h);
+            for (unsigned f = 0; f < 2; f++) {
+                VqxSsimMeans got;
+                vqx_ssim_plane(&scratch[f], r, c, w, w, h, &got);
+                CHECK(got.ssim == want.ssim && got.l == want.l && got.c == want.c && got.s == want.s);
+                CHECK(got.ssim > 0.1f && got.ssim < 1.0f);
+            }
             vqx_picture_free(&ref);
             vqx_picture_free(&dis);
         }
         free(r);
         free(c);
-        vqx_ssim_scratch_free(&scratch);
+        for (unsigned f = 0; f < 2; f++) vqx_ssim_scratch_free(&scratch[f]);
     }
 }
 

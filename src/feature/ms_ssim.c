@@ -79,7 +79,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         s->cmp[i] = malloc(n * sizeof(float));
         if (!s->ref[i] || !s->cmp[i]) return -ENOMEM;
     }
-    return vqx_ssim_scratch_init(&s->scratch, fmt->w);
+    return vqx_ssim_scratch_init(&s->scratch, fmt->w, fmt->cpu_flags);
 }
 
 static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
@@ -93,10 +93,11 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     double l[SCALES], c[SCALES], st[SCALES];
     for (unsigned i = 0; i < SCALES; i++) {
         if (i) {
-            vqx_ssim_lpf_decimate(s->ref[i - 1], s->w[i - 1], s->w[i - 1], s->h[i - 1],
-                                  s->ref[i], s->w[i]);
-            vqx_ssim_lpf_decimate(s->cmp[i - 1], s->w[i - 1], s->w[i - 1], s->h[i - 1],
-                                  s->cmp[i], s->w[i]);
+            const SsimDSPContext *dsp = &s->scratch.dsp;
+            dsp->lpf_decimate(s->ref[i - 1], s->w[i - 1], s->w[i - 1], s->h[i - 1], s->ref[i],
+                              s->w[i]);
+            dsp->lpf_decimate(s->cmp[i - 1], s->w[i - 1], s->w[i - 1], s->h[i - 1], s->cmp[i],
+                              s->w[i]);
         }
         VqxSsimMeans m;
         vqx_ssim_plane(&s->scratch, s->ref[i], s->cmp[i], s->w[i], s->w[i], s->h[i], &m);

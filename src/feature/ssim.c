@@ -21,8 +21,10 @@ typedef struct SsimState {
     unsigned w, h;           /* full-size luma */
     unsigned factor;         /* decimation factor, 1: none */
     unsigned dw, dh;         /* luma after decimation */
-    float *ref, *cmp;        /* full-size float luma, stride w */
-    float *ref_small, *cmp_small; /* decimated, stride dw; NULL when factor is 1 */
+    float *ref, *cmp;        /* the luma SSIM sees: full size (factor 1) or decimated */
+    float *band;             /* factor > 1: the converted rows of one output row */
+    unsigned band_rows;
+    const float **box_rows;  /* factor > 1: the vertical taps' rows in band */
     VqxSsimScratch scratch;
 } SsimState;
 
@@ -53,6 +55,32 @@ static unsigned automatic_factor(unsigned w, unsigned h)
     return rounded > 1 ? (unsigned)rounded : 1;
 }
 
+/* The source rows output row y's box reads: first .. last. */
+static void box_span(const SsimState *s, unsigned y, unsigned *first, unsigned *last)
+{
+    *first = *last = vqx_ssim_box_row(y, 0, s->factor, s->h);
+    for (unsigned v = 1; v < s->factor; v++) {
+        const unsigned r = vqx_ssim_box_row(y, v, s->factor, s->h);
+        if (r < *first) *first = r;
+        if (r > *last) *last = r;
+    }
+}
+
+/* The decimated luma of pic into dst: each output row's source rows are
+ * converted to floats just before they are filtered, so the full-size
+ * plane never goes through memory. */
+static void decimate(SsimState *s, const VqxPicture *pic, float *dst)
+{
+    for (unsigned y = 0; y < s->dh; y++) {
+        unsigned first, last;
+        box_span(s, y, &first, &last);
+        vqx_float_rows(s->band, s->w, pic, 0, first, last - first + 1, 0.0f);
+        for (unsigned v = 0; v < s->factor; v++)
+            s->box_rows[v] = s->band + (size_t)(vqx_ssim_box_row(y, v, s->factor, s->h) - first) * s->w;
+        s->scratch.dsp.box_row(s->box_rows, s->w, s->factor, dst + (size_t)y * s->dw);
+    }
+}
+
 static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 {
     SsimState *s = priv;
@@ -69,35 +97,37 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 
     s->max_db = vqx_ssim_max_db(fmt->bpc, fmt->w, fmt->h, s->clip_db);
 
-    const size_t n = (size_t)fmt->w * fmt->h;
+    const size_t n = (size_t)s->dw * s->dh;
     s->ref = malloc(n * sizeof(float));
     s->cmp = malloc(n * sizeof(float));
     if (!s->ref || !s->cmp) return -ENOMEM;
     if (s->factor > 1) {
-        const size_t n_small = (size_t)s->dw * s->dh;
-        s->ref_small = malloc(n_small * sizeof(float));
-        s->cmp_small = malloc(n_small * sizeof(float));
-        if (!s->ref_small || !s->cmp_small) return -ENOMEM;
+        for (unsigned y = 0; y < s->dh; y++) {
+            unsigned first, last;
+            box_span(s, y, &first, &last);
+            if (last - first + 1 > s->band_rows) s->band_rows = last - first + 1;
+        }
+        s->band = malloc((size_t)s->band_rows * s->w * sizeof(float));
+        s->box_rows = malloc(s->factor * sizeof(*s->box_rows));
+        if (!s->band || !s->box_rows) return -ENOMEM;
     }
-    return vqx_ssim_scratch_init(&s->scratch, s->dw);
+    return vqx_ssim_scratch_init(&s->scratch, s->dw, fmt->cpu_flags);
 }
 
 static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
                    unsigned frame, VqxSink *sink)
 {
     SsimState *s = priv;
-    vqx_float_plane(s->ref, s->w, ref, 0, 0.0f);
-    vqx_float_plane(s->cmp, s->w, dis, 0, 0.0f);
-    const float *r = s->ref, *c = s->cmp;
     if (s->factor > 1) {
-        vqx_ssim_box_decimate(s->ref, s->w, s->w, s->h, s->factor, s->ref_small, s->dw);
-        vqx_ssim_box_decimate(s->cmp, s->w, s->w, s->h, s->factor, s->cmp_small, s->dw);
-        r = s->ref_small;
-        c = s->cmp_small;
+        decimate(s, ref, s->ref);
+        decimate(s, dis, s->cmp);
+    } else {
+        vqx_float_plane(s->ref, s->w, ref, 0, 0.0f);
+        vqx_float_plane(s->cmp, s->w, dis, 0, 0.0f);
     }
 
     VqxSsimMeans m;
-    vqx_ssim_plane(&s->scratch, r, c, s->dw, s->dw, s->dh, &m);
+    vqx_ssim_plane(&s->scratch, s->ref, s->cmp, s->dw, s->dw, s->dh, &m);
 
     double score = m.ssim;
     if (s->enable_db) score = vqx_ssim_to_db(score, s->max_db);
@@ -115,8 +145,8 @@ static void close_ssim(void *priv)
     SsimState *s = priv;
     free(s->ref);
     free(s->cmp);
-    free(s->ref_small);
-    free(s->cmp_small);
+    free(s->band);
+    free(s->box_rows);
     vqx_ssim_scratch_free(&s->scratch);
 }
 
