@@ -6,7 +6,11 @@ both: `vmaf` (libvmaf, built by hand outside this repository: with nasm, for
 its AVX2/AVX-512 kernels) and `vqx`, on the same y4m pair in the page cache,
 on the same cores, alternating, best of --runs, whole-process wall clock. A
 third column runs vqx with `--cpumask 63` (its scalar C, which equals
-libvmaf's scalar C bit for bit) for the speed-up of vqx's own SIMD.
+libvmaf's scalar C bit for bit) for the speed-up of vqx's own SIMD. Each tool's
+`--feature null -n` run (reading, the framework and start-up, no metric) is
+timed the same way, and the "net" columns subtract it: milliseconds per frame
+of the metric itself, the measure for features cheap enough that the input
+path would otherwise decide.
 
 The pair is made with `vqx_bench --synthetic WxH:BPC --dump` under --dir and
 kept for later runs. Cases: `model=NAME` (a model of models/, given to both as
@@ -40,6 +44,19 @@ def case_args(case):
     if kind == "feature":
         return ["--feature", name, "-n"]
     sys.exit(f"case {case!r}: model=NAME or feature=NAME")
+
+
+def best_walls(tools, runs, frames, out):
+    """Best whole-process wall time of each tool, runs alternating; `frames`
+    None: the output lists none (null computes nothing)."""
+    best = {name: None for name in tools}
+    for _ in range(runs):
+        for name, cmd in tools.items():
+            wall, n = timed(cmd, out)
+            if frames is not None and n != frames:
+                sys.exit(f"{' '.join(cmd)}: {n} frames written, not {frames}")
+            best[name] = wall if best[name] is None else min(best[name], wall)
+    return best
 
 
 def timed(cmd, out):
@@ -78,26 +95,27 @@ def main():
                 pass
     print(f"# {args.size} {args.bpc}-bit 4:2:0, {args.frames} frames; best of {args.runs}; "
           f"nproc {os.cpu_count()}; whole-process fps")
-    print("| case | threads | libvmaf | vqx | vqx scalar (cpumask 63) | vqx / libvmaf | "
-          "vqx / vqx scalar |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for case in args.cases.split(","):
-        for threads in args.threads.split(","):
-            common = ["-r", ref, "-d", dis, "--threads", threads, *case_args(case), "--json",
-                      "-o", out, "--quiet"]
-            tools = {"libvmaf": [args.libvmaf, *common], "vqx": [vqx, *common],
-                     "scalar": [vqx, *common, "--cpumask", "63"]}
-            best = {name: None for name in tools}
-            for _ in range(args.runs):
-                for name, cmd in tools.items():
-                    wall, n = timed(cmd, out)
-                    if n != args.frames:
-                        sys.exit(f"{' '.join(cmd)}: {n} frames written, not {args.frames}")
-                    best[name] = wall if best[name] is None else min(best[name], wall)
+    print("| case | threads | libvmaf fps | vqx fps | vqx scalar fps | vqx / libvmaf | "
+          "vqx / vqx scalar | libvmaf net ms | vqx net ms | net: libvmaf / vqx |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+    def tools_for(threads, args_):
+        common = ["-r", ref, "-d", dis, "--threads", threads, *args_, "--json", "-o", out,
+                  "--quiet"]
+        return {"libvmaf": [args.libvmaf, *common], "vqx": [vqx, *common],
+                "scalar": [vqx, *common, "--cpumask", "63"]}
+
+    for threads in args.threads.split(","):
+        base = best_walls(tools_for(threads, case_args("feature=null")), args.runs, None, out)
+        for case in args.cases.split(","):
+            best = best_walls(tools_for(threads, case_args(case)), args.runs, args.frames, out)
             fps = {name: args.frames / wall for name, wall in best.items()}
+            net = {name: max(best[name] - base[name], 0.0) * 1e3 / args.frames for name in best}
+            ratio = net["libvmaf"] / net["vqx"] if net["vqx"] > 0 else float("inf")
             print(f"| {case.partition('=')[2]} | {threads} | {fps['libvmaf']:.2f} | "
                   f"{fps['vqx']:.2f} | {fps['scalar']:.2f} | {fps['vqx'] / fps['libvmaf']:.2f} | "
-                  f"{fps['vqx'] / fps['scalar']:.2f} |", flush=True)
+                  f"{fps['vqx'] / fps['scalar']:.2f} | {net['libvmaf']:.2f} | {net['vqx']:.2f} | "
+                  f"{ratio:.2f} |", flush=True)
 
 
 if __name__ == "__main__":
