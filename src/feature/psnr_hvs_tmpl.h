@@ -1,5 +1,5 @@
 /*
- * Daala's 8-point DCT in one width of integer arithmetic: psnr_hvs.c
+ * Daala's 8-point DCT in one width of integer arithmetic: psnr_hvs_dsp.c
  * includes this file twice, with `coeff` int32_t (input up to 12 bits) and
  * int64_t (deeper input), and CF(name) adding the width to every name.
  *
