@@ -40,6 +40,7 @@ int vqx_psnr_init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     (void)sink;
     PsnrState *s = priv;
     s->bpc = fmt->bpc;
+    vqx_psnr_dsp_init(&s->dsp, fmt->bpc, fmt->cpu_flags);
     s->peak = s->reduced_hbd_peak ? 255u << (fmt->bpc - 8) : (1u << fmt->bpc) - 1;
     s->n_planes = s->enable_chroma && fmt->layout != VQX_PIX_400 ? 3 : 1;
 
@@ -74,8 +75,11 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     PsnrState *s = priv;
     int err = 0;
     for (unsigned p = 0; p < s->n_planes; p++) {
-        const uint64_t sse = (s->bpc == 8 ? vqx_plane_sse_8bpc : vqx_plane_sse_16bpc)(
-            ref->data[p], ref->stride[p], dis->data[p], dis->stride[p], ref->w[p], ref->h[p]);
+        uint64_t sse = 0;
+        for (unsigned y = 0; y < ref->h[p]; y++)
+            sse += s->dsp.row_sse((const uint8_t *)ref->data[p] + (ptrdiff_t)y * ref->stride[p],
+                                  (const uint8_t *)dis->data[p] + (ptrdiff_t)y * dis->stride[p],
+                                  ref->w[p]);
         err |= vqx_psnr_emit_plane(s, p, sse, (uint64_t)ref->w[p] * ref->h[p], frame, sink);
     }
     return err;

@@ -7,6 +7,7 @@
 
 #include "bitdepth.h"
 #include "feature/extractor.h"
+#include "feature/psnr_dsp.h"
 
 typedef struct PsnrState {
     bool enable_chroma;
@@ -21,6 +22,7 @@ typedef struct PsnrState {
     double psnr_max[3];
     uint64_t total_sse[3];
     uint64_t total_pixels[3];
+    PsnrDSPContext dsp;
 } PsnrState;
 
 /* Shared by the CPU extractor and its device twins. */
@@ -33,7 +35,8 @@ int vqx_psnr_emit_plane(PsnrState *s, unsigned p, uint64_t sse, uint64_t n, unsi
 void vqx_psnr_merge(void *into, const void *from);
 int vqx_psnr_flush(void *state, VqxSink *sink);
 
-/* Squared differences of one row (the CUDA kernel checks compare with it). */
+/* Squared differences of one row (the table's C entries; the CUDA kernel
+ * checks compare with them). */
 BF_DECL(uint64_t, vqx_row_sse, const void *ref, const void *dis, unsigned w);
 BF_DECL(uint64_t, vqx_plane_sse, const void *ref, ptrdiff_t ref_stride,
         const void *dis, ptrdiff_t dis_stride, unsigned w, unsigned h);

@@ -196,6 +196,7 @@ int main(int argc, char **argv)
         checkasm_check_float_vif(&level);
         checkasm_check_ssim(&level);
         checkasm_check_cambi(&level);
+        checkasm_check_psnr(&level);
         checkasm_check_psnr_hvs(&level);
         if (n_checked == before) printf("  no entry at this level\n");
         below = level.flags;

@@ -84,6 +84,7 @@ void checkasm_check_float_motion(const CheckasmLevel *level);
 void checkasm_check_float_vif(const CheckasmLevel *level);
 void checkasm_check_ssim(const CheckasmLevel *level);
 void checkasm_check_cambi(const CheckasmLevel *level);
+void checkasm_check_psnr(const CheckasmLevel *level);
 void checkasm_check_psnr_hvs(const CheckasmLevel *level);
 
 #endif
