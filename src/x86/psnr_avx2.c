@@ -4,8 +4,8 @@
 #define VEC __m256i
 #define LANES 8
 #define VI(op) VI_##op
-#define VI_storeu_si512_or_256(p, v) _mm256_storeu_si256((__m256i *)(p), v)
-#define VI_setzero_si512_or_256 _mm256_setzero_si256
+#define VSTORE(p, v) _mm256_storeu_si256((__m256i *)(p), v)
+#define VZERO() _mm256_setzero_si256()
 #define VI_sub_epi16 _mm256_sub_epi16
 #define VI_sub_epi32 _mm256_sub_epi32
 #define VI_add_epi32 _mm256_add_epi32

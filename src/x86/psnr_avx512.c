@@ -4,8 +4,8 @@
 #define VEC __m512i
 #define LANES 16
 #define VI(op) VI_##op
-#define VI_storeu_si512_or_256(p, v) _mm512_storeu_si512(p, v)
-#define VI_setzero_si512_or_256 _mm512_setzero_si512
+#define VSTORE(p, v) _mm512_storeu_si512(p, v)
+#define VZERO() _mm512_setzero_si512()
 #define VI_sub_epi16 _mm512_sub_epi16
 #define VI_sub_epi32 _mm512_sub_epi32
 #define VI_add_epi32 _mm512_add_epi32

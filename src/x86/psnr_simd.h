@@ -2,7 +2,7 @@
  * PSNR's row sums at one vector width: included by psnr_avx2.c and
  * psnr_avx512.c, which first define
  *   VEC, LANES          the integer vector and its 32-bit lanes
- *   VI(op)              the intrinsic _mm<bits>_op
+ *   VI(op)              the intrinsic _mm<bits>_op; VZERO(), VSTORE(p, v)
  *   LOAD8(p), LOAD16(p) 2 LANES bytes as 16-bit lanes; LANES words as 32-bit lanes
  *   NAME(f)             f with the ISA's suffix
  * The samples after the last whole vector go to the C, whose sum is the
@@ -18,7 +18,7 @@
 static inline uint64_t NAME(sum_epi64)(VEC v)
 {
     uint64_t lane[LANES / 2], sum = 0;
-    VI(storeu_si512_or_256)(lane, v);
+    VSTORE(lane, v);
     for (unsigned i = 0; i < LANES / 2; i++) sum += lane[i];
     return sum;
 }
@@ -31,7 +31,7 @@ static inline uint64_t NAME(sum_epi64)(VEC v)
 PSNR_ROW_SSE(NAME(vqx_psnr_row_sse_8bpc))
 {
     const uint8_t *r = ref, *d = dis;
-    const VEC zero = VI(setzero_si512_or_256)();
+    const VEC zero = VZERO();
     VEC sum = zero;
     unsigned x = 0;
     while (x + 2 * LANES <= w) {
@@ -51,7 +51,7 @@ PSNR_ROW_SSE(NAME(vqx_psnr_row_sse_8bpc))
 PSNR_ROW_SSE(NAME(vqx_psnr_row_sse_16bpc))
 {
     const uint16_t *r = ref, *d = dis;
-    const VEC zero = VI(setzero_si512_or_256)();
+    const VEC zero = VZERO();
     VEC sum = zero;
     unsigned x = 0;
     for (; x + LANES <= w; x += LANES) {
