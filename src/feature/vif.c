@@ -148,7 +148,6 @@ static void mirror_ends(uint32_t *row, unsigned w, unsigned half)
     }
 }
 
-
 void vqx_vif_scale_result(const VifSums *sums, float *num, float *den)
 {
     *num = (float)(sums->num_log / 2048.0 +
@@ -161,19 +160,9 @@ static VifRow h_row(const VifState *s)
     return (VifRow){ s->h_mu1, s->h_mu2, s->h_ref_sq, s->h_dis_sq, s->h_ref_dis };
 }
 
-static void mirror_columns(VifColumns *c, unsigned w, const VifFilter *f)
-{
-    const unsigned half = f->width / 2;
-    mirror_ends(c->mu1, w, half);
-    mirror_ends(c->mu2, w, half);
-    mirror_ends(c->ref_sq, w, half);
-    mirror_ends(c->dis_sq, w, half);
-    mirror_ends(c->ref_dis, w, half);
-}
-
 void vqx_vif_filter_row(VifState *s, unsigned w, const VifFilter *f)
 {
-    mirror_columns(&s->cols, w, f);
+    vqx_vif_mirror_columns(&s->cols, w, f);
     const VifRow out = h_row(s);
     vqx_vif_horizontal_c(&s->cols, w, f, &out);
 }
@@ -199,13 +188,10 @@ static void scale_stats(VifState *s, unsigned scale, float *num, float *den)
     const VifPlane *p = &s->planes[scale];
     const VifFilter *f = &vqx_vif_filters[scale];
     const VifShifts sh = vqx_vif_shifts(scale, s->bpc);
-    const VifColumnsStatsFn columns = s->dsp.columns_stats[scale > 0];
+    const VifRowStatsFn stats = s->dsp.row_stats[scale > 0];
     VifSums sums = { 0 };
-    for (unsigned i = 0; i < p->h; i++) {
-        columns(p, i, f, &sh, &s->cols);
-        mirror_columns(&s->cols, p->w, f);
-        s->dsp.row_terms(&s->cols, p->w, f, s->row_scratch, s->log2_table, s->gain_limit, &sums);
-    }
+    for (unsigned i = 0; i < p->h; i++)
+        stats(p, i, f, &sh, &s->cols, s->row_scratch, s->log2_table, s->gain_limit, &sums);
     vqx_vif_scale_result(&sums, num, den);
 }
 

@@ -32,7 +32,7 @@ typedef struct VifState {
     /* Horizontal sums of one row: means (32-bit) and second moments. */
     uint32_t *h_mu1, *h_mu2;
     uint64_t *h_ref_sq, *h_dis_sq, *h_ref_dis;
-    void *row_scratch; /* VIF_ROW_SCRATCH(w) bytes for dsp.row_terms */
+    void *row_scratch; /* VIF_ROW_SCRATCH(w) bytes for dsp.row_stats */
     void *mem;
     /* log2(i) * 2048 for i in [32768, 65535], as libvmaf rounds it. */
     uint16_t log2_table[65536];
@@ -43,11 +43,10 @@ extern const VifFilter vqx_vif_filters[VIF_SCALES];
 /* The vertical pass's shifts of a scale at a bit depth. */
 VifShifts vqx_vif_shifts(unsigned scale, unsigned bpc);
 
-/* The scalar stages of one scale, split where the extractor runs
- * dsp.row_terms (the CUDA kernel checks compare each with the device's).
- * After the vertical pass of a row into s->cols: the horizontal pass
- * (mirrors s->cols' margins, writes s->h_*), then the row's information
- * terms added to `sums`. */
+/* The scalar stages of dsp.row_stats after the vertical pass of a row
+ * into s->cols (the CUDA kernel checks compare each with the device's):
+ * the horizontal pass (mirrors s->cols' margins, writes s->h_*), then the
+ * row's information terms added to `sums`. */
 void vqx_vif_filter_row(VifState *s, unsigned w, const VifFilter *f);
 void vqx_vif_add_row(const VifState *s, unsigned w, VifSums *sums);
 /* Scale `scale` (1..3) from scale - 1 through s->dsp: low-pass and

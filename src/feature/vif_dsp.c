@@ -66,22 +66,31 @@ VIF_ADD_ROW(vqx_vif_add_row_c)
                       h->dis_sq[j], h->ref_dis[j]);
 }
 
-VIF_ROW_TERMS(vqx_vif_row_terms_c)
+/* Mirror `half` entries beyond each end of a row of w entries. */
+static void mirror_ends(uint32_t *row, unsigned w, unsigned half)
 {
-    uint32_t *mu = scratch;
-    uint64_t *sq = (uint64_t *)(mu + 2 * (size_t)w);
-    const VifRow row = { mu, mu + w, sq, sq + w, sq + 2 * (size_t)w };
-    vqx_vif_horizontal_c(in, w, f, &row);
-    vqx_vif_add_row_c(&row, w, log2_table, gain_limit, sums);
+    for (unsigned f = 1; f <= half; f++) {
+        row[-(int)f] = row[f];
+        row[w - 1 + f] = row[w - 1 - f];
+    }
+}
+
+void vqx_vif_mirror_columns(const VifColumns *c, unsigned w, const VifFilter *f)
+{
+    const unsigned half = f->width / 2;
+    mirror_ends(c->mu1, w, half);
+    mirror_ends(c->mu2, w, half);
+    mirror_ends(c->ref_sq, w, half);
+    mirror_ends(c->dis_sq, w, half);
+    mirror_ends(c->ref_dis, w, half);
 }
 
 void vqx_vif_dsp_init(VifDSPContext *c, unsigned bpc, unsigned cpu_flags)
 {
-    c->columns_stats[0] = bpc == 8 ? vqx_vif_columns_stats_8bpc : vqx_vif_columns_stats_16bpc;
-    c->columns_stats[1] = vqx_vif_columns_stats_16bpc;
+    c->row_stats[0] = bpc == 8 ? vqx_vif_row_stats_8bpc : vqx_vif_row_stats_16bpc;
+    c->row_stats[1] = vqx_vif_row_stats_16bpc;
     c->columns_means[0] = bpc == 8 ? vqx_vif_columns_means_8bpc : vqx_vif_columns_means_16bpc;
     c->columns_means[1] = vqx_vif_columns_means_16bpc;
-    c->row_terms = vqx_vif_row_terms_c;
     c->decimate = vqx_vif_decimate_c;
 #if VQX_ARCH_X86
     vqx_vif_dsp_init_x86(c, bpc, cpu_flags);

@@ -82,15 +82,18 @@ typedef struct VifRow {
 #define VIF_ADD_ROW(name) \
     void name(const VifRow *h, unsigned w, const uint16_t *log2_table, double gain_limit, \
               VifSums *sums)
-/* Bytes of the scratch of VIF_ROW_TERMS for rows of w columns (64-byte
- * aligned): a VifRow for the C, 16-bit copies of the columns for SIMD. */
+/* Bytes of the scratch of VIF_ROW_STATS for rows of w columns (64-byte
+ * aligned): a VifRow for the C, the SIMD forms' own 16-bit columns. */
 #define VIF_ROW_SCRATCH(w) (32 * ((size_t)(w) + 128))
-/* The horizontal pass and the information terms of a row of columns: the
- * sums of VIF_ADD_ROW over the row of VIF_HORIZONTAL, means below 2^16 (as
- * the vertical passes make them), moments any 32-bit words. */
-#define VIF_ROW_TERMS(name) \
-    void name(const VifColumns *in, unsigned w, const VifFilter *f, void *scratch, \
-              const uint16_t *log2_table, double gain_limit, VifSums *sums)
+/* One output row of a scale's statistics: the vertical pass of `row` as
+ * VIF_COLUMNS_STATS, the columns mirrored at the row's ends, the
+ * horizontal pass and the information terms of VIF_ADD_ROW, added to
+ * `sums`. `cols` (the C's columns) and `scratch` (VIF_ROW_SCRATCH(p->w)
+ * bytes) are work space. */
+#define VIF_ROW_STATS(name) \
+    void name(const VifPlane *p, unsigned row, const VifFilter *f, const VifShifts *sh, \
+              const VifColumns *cols, void *scratch, const uint16_t *log2_table, \
+              double gain_limit, VifSums *sums)
 /* Horizontal low-pass at the even columns: dst_w 16-bit means from columns
  * of rounded means (at most 65535) mirrored as for VIF_HORIZONTAL; reads
  * up to column 2 dst_w - 1 + f->width / 2. */
@@ -98,17 +101,16 @@ typedef struct VifRow {
     void name(const uint32_t *ref, const uint32_t *dis, unsigned dst_w, const VifFilter *f, \
               uint16_t *ref_out, uint16_t *dis_out)
 
-typedef VIF_COLUMNS_STATS((*VifColumnsStatsFn));
+typedef VIF_ROW_STATS((*VifRowStatsFn));
 typedef VIF_COLUMNS_MEANS((*VifColumnsMeansFn));
-typedef VIF_ROW_TERMS((*VifRowTermsFn));
 typedef VIF_DECIMATE((*VifDecimateFn));
 
 typedef struct VifDSPContext {
-    /* [0]: scale 0, over the picture's samples; [1]: scales 1..3 (16-bit) */
-    VifColumnsStatsFn columns_stats[2];
+    /* [0]: scale 0, over the picture's samples; [1]: scales 1..3 (16-bit);
+     * SIMD forms: the same double steps per lane, in order */
+    VifRowStatsFn row_stats[2];
     /* [0]: scale 0 to 1, over the picture's samples; [1]: later scales */
     VifColumnsMeansFn columns_means[2];
-    VifRowTermsFn row_terms; /* SIMD forms: the same double steps per lane, in order */
     VifDecimateFn decimate;
 } VifDSPContext;
 
@@ -116,14 +118,18 @@ typedef struct VifDSPContext {
  * `cpu_flags` (cpu.h, already masked) allow; 0: the scalar C alone. */
 void vqx_vif_dsp_init(VifDSPContext *c, unsigned bpc, unsigned cpu_flags);
 
-/* The scalar C entries (the CUDA kernel checks call the first ones). */
-VIF_COLUMNS_STATS(vqx_vif_columns_stats_8bpc);
-VIF_COLUMNS_STATS(vqx_vif_columns_stats_16bpc);
+/* The scalar C entries. */
+VIF_ROW_STATS(vqx_vif_row_stats_8bpc);
+VIF_ROW_STATS(vqx_vif_row_stats_16bpc);
 VIF_COLUMNS_MEANS(vqx_vif_columns_means_8bpc);
 VIF_COLUMNS_MEANS(vqx_vif_columns_means_16bpc);
-VIF_ROW_TERMS(vqx_vif_row_terms_c);
 VIF_DECIMATE(vqx_vif_decimate_c);
-/* The stages of the C's row_terms (vif.c's reference steps). */
+/* The stages of the C's row_stats (vif.c's reference steps; the CUDA
+ * kernel checks call the vertical passes). */
+VIF_COLUMNS_STATS(vqx_vif_columns_stats_8bpc);
+VIF_COLUMNS_STATS(vqx_vif_columns_stats_16bpc);
+/* Mirrors f->width / 2 entries beyond either end of the w columns. */
+void vqx_vif_mirror_columns(const VifColumns *c, unsigned w, const VifFilter *f);
 VIF_HORIZONTAL(vqx_vif_horizontal_c);
 VIF_ADD_ROW(vqx_vif_add_row_c);
 

@@ -1,4 +1,5 @@
-/* The scalar C of the vertical passes (the reference of their SIMD forms). */
+/* The scalar C of the stages that read samples (the reference of their SIMD
+ * forms). */
 #include "bitdepth.h"
 #include "feature/vif.h"
 
@@ -71,6 +72,17 @@ VIF_COLUMNS_STATS(BF(vqx_vif_columns_stats))
                   out->mu1, out->mu2, rr, dd, rd);
     }
     stats_shift(p->w, sh, out->mu1, out->mu2, rr, dd, rd, out->ref_sq, out->dis_sq, out->ref_dis);
+}
+
+VIF_ROW_STATS(BF(vqx_vif_row_stats))
+{
+    BF(vqx_vif_columns_stats)(p, row, f, sh, cols);
+    vqx_vif_mirror_columns(cols, p->w, f);
+    uint32_t *mu = scratch;
+    uint64_t *sq = (uint64_t *)(mu + 2 * (size_t)p->w);
+    const VifRow h = { mu, mu + p->w, sq, sq + p->w, sq + 2 * (size_t)p->w };
+    vqx_vif_horizontal_c(cols, p->w, f, &h);
+    vqx_vif_add_row_c(&h, p->w, log2_table, gain_limit, sums);
 }
 
 static void means_tap(const pixel *restrict r, const pixel *restrict d, uint16_t c,

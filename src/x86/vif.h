@@ -8,11 +8,10 @@
 #include "feature/vif_dsp.h"
 
 #define VIF_X86_DECLARE(isa)                                   \
-    VIF_COLUMNS_STATS(vqx_vif_columns_stats_8bpc_##isa);       \
-    VIF_COLUMNS_STATS(vqx_vif_columns_stats_16bpc_##isa);      \
+    VIF_ROW_STATS(vqx_vif_row_stats_8bpc_##isa);               \
+    VIF_ROW_STATS(vqx_vif_row_stats_16bpc_##isa);              \
     VIF_COLUMNS_MEANS(vqx_vif_columns_means_8bpc_##isa);       \
     VIF_COLUMNS_MEANS(vqx_vif_columns_means_16bpc_##isa);      \
-    VIF_ROW_TERMS(vqx_vif_row_terms_##isa);                    \
     VIF_DECIMATE(vqx_vif_decimate_##isa)
 
 VIF_X86_DECLARE(avx2);
@@ -21,13 +20,12 @@ VIF_X86_DECLARE(avx512);
 /* Every entry of one ISA level (its suffix). */
 #define VIF_DSP_SET(c, bpc, isa)                                                             \
     do {                                                                                     \
-        (c)->columns_stats[0] = (bpc) == 8 ? vqx_vif_columns_stats_8bpc_##isa                \
-                                           : vqx_vif_columns_stats_16bpc_##isa;              \
-        (c)->columns_stats[1] = vqx_vif_columns_stats_16bpc_##isa;                           \
+        (c)->row_stats[0] = (bpc) == 8 ? vqx_vif_row_stats_8bpc_##isa                        \
+                                       : vqx_vif_row_stats_16bpc_##isa;                      \
+        (c)->row_stats[1] = vqx_vif_row_stats_16bpc_##isa;                                   \
         (c)->columns_means[0] = (bpc) == 8 ? vqx_vif_columns_means_8bpc_##isa                \
                                            : vqx_vif_columns_means_16bpc_##isa;              \
         (c)->columns_means[1] = vqx_vif_columns_means_16bpc_##isa;                           \
-        (c)->row_terms = vqx_vif_row_terms_##isa;                                            \
         (c)->decimate = vqx_vif_decimate_##isa;                                              \
     } while (0)
 

@@ -76,16 +76,6 @@ ALWAYS_INLINE void store_cols(uint32_t *p, __m256i lo, __m256i hi)
     VSTORE(p + 8, _mm256_permute2x128_si256(lo, hi, 0x31));
 }
 
-/* packus keeps 128-bit lanes apart ([a0-3 b0-3 | a4-7 b4-7]); the words
- * are below 2^16, so its saturation changes nothing */
-ALWAYS_INLINE void split_words(__m256i a, __m256i b, __m256i *lo, __m256i *hi)
-{
-    const __m256i m = _mm256_set1_epi32(0xffff);
-    *lo = _mm256_permute4x64_epi64(_mm256_packus_epi32(VAND(a, m), VAND(b, m)), 0xd8);
-    *hi = _mm256_permute4x64_epi64(
-        _mm256_packus_epi32(_mm256_srli_epi32(a, 16), _mm256_srli_epi32(b, 16)), 0xd8);
-}
-
 /* The even columns of 16 from p in the order shuffle_ps leaves them
  * ([0 2 8 10 | 4 6 12 14]), put right by store_means. */
 ALWAYS_INLINE __m256i evens(const uint32_t *p)

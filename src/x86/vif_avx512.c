@@ -78,16 +78,6 @@ ALWAYS_INLINE void store_cols(uint32_t *p, __m512i lo, __m512i hi)
     VSTORE(p + 16, _mm512_permutex2var_epi64(lo, second, hi));
 }
 
-/* vpermt2w picks the words across both inputs */
-ALWAYS_INLINE void split_words(__m512i a, __m512i b, __m512i *lo, __m512i *hi)
-{
-    const __m512i even = _mm512_set_epi16(62, 60, 58, 56, 54, 52, 50, 48, 46, 44, 42, 40, 38,
-                                          36, 34, 32, 30, 28, 26, 24, 22, 20, 18, 16, 14, 12,
-                                          10, 8, 6, 4, 2, 0);
-    *lo = _mm512_permutex2var_epi16(a, even, b);
-    *hi = _mm512_permutex2var_epi16(a, _mm512_add_epi16(even, _mm512_set1_epi16(1)), b);
-}
-
 ALWAYS_INLINE __m512i evens(const uint32_t *p)
 {
     const __m512i idx = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26,

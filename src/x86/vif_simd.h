@@ -17,8 +17,6 @@
  *                        (the dwords of t at byte offsets off)
  *   store_cols(p, lo, hi)    2 LANES dwords in unpack order (lo: the 32-bit
  *                        lanes of unpacklo_epi16) to p in column order
- *   split_words(a, b, &lo, &hi)   the low and high words of the dwords of
- *                        a then b, in column order
  *   evens(p), store_means(p, v)   LANES even columns of p, in an order of
  *                        the ISA's, and 16-bit stores of them in column order
  *
@@ -33,7 +31,8 @@
  * the sums of the high and low 16 bits of each term, both below 2^32.
  * Column passes work on 2 LANES columns a step and go to the C below that;
  * their last step overlaps the previous one and rewrites its values
- * unchanged. row_terms masks the lanes past the row.
+ * unchanged. row_stats keeps its columns as biased 16-bit words of its
+ * own (the scratch) and masks the lanes past the row.
  */
 #ifndef VQX_X86_VIF_SIMD_H
 #define VQX_X86_VIF_SIMD_H
@@ -79,6 +78,41 @@ ALWAYS_INLINE VEC round_mean(VEC v, VEC round, __m128i shift)
 
 /* ---- vertical passes ---- */
 
+/* row_stats' columns: 8 arrays of ROW_WORDS(w) biased words (mu1, mu2,
+ * then the low and high words of ref_sq, dis_sq and ref_dis), column x at
+ * word VIF_MAX_HALF + x; the horizontal pass reads from column -half on,
+ * and the last steps read (and ignore) words past the row's margin. */
+#define ROW_WORDS(w) ((((size_t)(w) + 2 * VIF_MAX_HALF + 2 + 2 * COLS) + 31) & ~(size_t)31)
+_Static_assert(8 * 2 * (2 * VIF_MAX_HALF + 2 + 2 * COLS + 31) <= 32 * 128,
+               "VIF_ROW_SCRATCH holds the 8 arrays");
+
+typedef struct Words {
+    uint16_t *q[8];
+} Words;
+
+static Words words_of(void *scratch, unsigned w)
+{
+    Words c;
+    for (int i = 0; i < 8; i++) c.q[i] = (uint16_t *)scratch + i * ROW_WORDS(w) + VIF_MAX_HALF;
+    return c;
+}
+
+/* The dwords a, b (unpack order, below 2^16) as biased words in column
+ * order: packus takes 4 dwords of each per 128-bit lane, as unpack left
+ * them, and saturates nothing. */
+ALWAYS_INLINE void store_words(uint16_t *p, VEC a, VEC b)
+{
+    VSTORE(p, VXOR(VI(packus_epi32)(a, b), VI(set1_epi16)((short)0x8000)));
+}
+
+/* A 32-bit moment as its low and high words. */
+ALWAYS_INLINE void store_moment(uint16_t *lo, uint16_t *hi, VEC a, VEC b)
+{
+    const VEC m = VI(set1_epi32)(0xffff);
+    store_words(lo, VAND(a, m), VAND(b, m));
+    store_words(hi, VI(srli_epi32)(a, 16), VI(srli_epi32)(b, 16));
+}
+
 /* 8 bits: squares (below 2^16) and their sums over a pair of rows (below
  * 2^17) fit madd's products, and tap * sum fits 32 bits, as the C's 32-bit
  * sums of squares; with symmetric taps each row pair (k, n - 1 - k) shares
@@ -102,7 +136,7 @@ ALWAYS_INLINE void stats8_rows(Stats8 *s, VEC ra, VEC rb, VEC da, VEC db, unsign
 }
 
 ALWAYS_INLINE void stats8_step(const uint8_t *const *r, const uint8_t *const *d,
-                               const VifFilter *f, const VifShifts *sh, const VifColumns *out,
+                               const VifFilter *f, const VifShifts *sh, const Words *out,
                                unsigned x)
 {
     const unsigned n = f->width, half = n / 2;
@@ -120,29 +154,14 @@ ALWAYS_INLINE void stats8_step(const uint8_t *const *r, const uint8_t *const *d,
     const VEC sround = VI(set1_epi32)((int32_t)(uint32_t)sh->sq_round);
     const __m128i sshift = _mm_cvtsi32_si128((int)sh->sq);
 #define SQ(v) VI(srl_epi32)(VI(add_epi32)(v, sround), sshift)
-    store_cols(out->mu1 + x, round_mean(s.mu1[0], mround, mshift),
-               round_mean(s.mu1[1], mround, mshift));
-    store_cols(out->mu2 + x, round_mean(s.mu2[0], mround, mshift),
-               round_mean(s.mu2[1], mround, mshift));
-    store_cols(out->ref_sq + x, SQ(s.rr[0]), SQ(s.rr[1]));
-    store_cols(out->dis_sq + x, SQ(s.dd[0]), SQ(s.dd[1]));
-    store_cols(out->ref_dis + x, SQ(s.rd[0]), SQ(s.rd[1]));
+    store_words(out->q[0] + x, round_mean(s.mu1[0], mround, mshift),
+                round_mean(s.mu1[1], mround, mshift));
+    store_words(out->q[1] + x, round_mean(s.mu2[0], mround, mshift),
+                round_mean(s.mu2[1], mround, mshift));
+    store_moment(out->q[2] + x, out->q[3] + x, SQ(s.rr[0]), SQ(s.rr[1]));
+    store_moment(out->q[4] + x, out->q[5] + x, SQ(s.dd[0]), SQ(s.dd[1]));
+    store_moment(out->q[6] + x, out->q[7] + x, SQ(s.rd[0]), SQ(s.rd[1]));
 #undef SQ
-}
-
-VIF_COLUMNS_STATS(NAME(vqx_vif_columns_stats_8bpc))
-{
-    if (p->w < COLS) {
-        vqx_vif_columns_stats_8bpc(p, row, f, sh, out);
-        return;
-    }
-    const uint8_t *r[MAX_TAPS], *d[MAX_TAPS];
-    tap_rows(p, row, f, r, d);
-    for (unsigned x = 0;; x += COLS) {
-        if (x > p->w - COLS) x = p->w - COLS;
-        stats8_step(r, d, f, sh, out, x);
-        if (x == p->w - COLS) break;
-    }
 }
 
 /* 16-bit samples: the means by biased madd; the squares and products
@@ -181,7 +200,7 @@ ALWAYS_INLINE VEC moment16(VEC lo, VEC hi, VEC round, __m128i shift, __m128i up)
 }
 
 ALWAYS_INLINE void stats16_step(const uint8_t *const *r, const uint8_t *const *d,
-                                const VifFilter *f, const VifShifts *sh, const VifColumns *out,
+                                const VifFilter *f, const VifShifts *sh, const Words *out,
                                 unsigned x, int part)
 {
     const unsigned n = f->width, half = n / 2;
@@ -201,33 +220,20 @@ ALWAYS_INLINE void stats16_step(const uint8_t *const *r, const uint8_t *const *d
     if (part == 0) {
         const VEC mround = VI(set1_epi32)((int32_t)(sh->mean_round + 0x80000000u));
         const __m128i mshift = _mm_cvtsi32_si128((int)sh->mean);
-        store_cols(out->mu1 + x, round_mean(acc[0][0], mround, mshift),
-                   round_mean(acc[0][1], mround, mshift));
-        store_cols(out->mu2 + x, round_mean(acc[1][0], mround, mshift),
-                   round_mean(acc[1][1], mround, mshift));
-        store_cols(out->ref_sq + x, moment16(acc[2][0], acc[3][0], sround, sshift, up),
-                   moment16(acc[2][1], acc[3][1], sround, sshift, up));
+        store_words(out->q[0] + x, round_mean(acc[0][0], mround, mshift),
+                    round_mean(acc[0][1], mround, mshift));
+        store_words(out->q[1] + x, round_mean(acc[1][0], mround, mshift),
+                    round_mean(acc[1][1], mround, mshift));
+        store_moment(out->q[2] + x, out->q[3] + x,
+                     moment16(acc[2][0], acc[3][0], sround, sshift, up),
+                     moment16(acc[2][1], acc[3][1], sround, sshift, up));
     } else {
-        store_cols(out->dis_sq + x, moment16(acc[0][0], acc[1][0], sround, sshift, up),
-                   moment16(acc[0][1], acc[1][1], sround, sshift, up));
-        store_cols(out->ref_dis + x, moment16(acc[2][0], acc[3][0], sround, sshift, up),
-                   moment16(acc[2][1], acc[3][1], sround, sshift, up));
-    }
-}
-
-VIF_COLUMNS_STATS(NAME(vqx_vif_columns_stats_16bpc))
-{
-    if (p->w < COLS) {
-        vqx_vif_columns_stats_16bpc(p, row, f, sh, out);
-        return;
-    }
-    const uint8_t *r[MAX_TAPS], *d[MAX_TAPS];
-    tap_rows(p, row, f, r, d);
-    for (unsigned x = 0;; x += COLS) {
-        if (x > p->w - COLS) x = p->w - COLS;
-        stats16_step(r, d, f, sh, out, x, 0);
-        stats16_step(r, d, f, sh, out, x, 1);
-        if (x == p->w - COLS) break;
+        store_moment(out->q[4] + x, out->q[5] + x,
+                     moment16(acc[0][0], acc[1][0], sround, sshift, up),
+                     moment16(acc[0][1], acc[1][1], sround, sshift, up));
+        store_moment(out->q[6] + x, out->q[7] + x,
+                     moment16(acc[2][0], acc[3][0], sround, sshift, up),
+                     moment16(acc[2][1], acc[3][1], sround, sshift, up));
     }
 }
 
@@ -327,54 +333,44 @@ VIF_DECIMATE(NAME(vqx_vif_decimate))
 
 /* ---- horizontal pass and information terms ---- */
 
-/* Words of each 16-bit copy of the columns: the row, its mirrored margins
- * and what the last steps read past them. */
-#define ROW_WORDS(w) ((((size_t)(w) + 2 * VIF_MAX_HALF + 2 + 2 * COLS) + 31) & ~(size_t)31)
-_Static_assert(8 * 2 * (2 * VIF_MAX_HALF + 2 + 2 * COLS + 31) <= 32 * 128,
-               "VIF_ROW_SCRATCH holds 8 copies");
-
-/* The 16-bit copies, biased: the means' low words (their high words are
- * 0), then the low and high words of each moment, from column -half to
- * w - 1 + half (n = w + 2 half >= COLS words). */
-static void copy_words(const VifColumns *in, unsigned half, unsigned n, uint16_t *const q[8])
+/* Mirrors `half` columns beyond either end of each array (w > half). */
+static void mirror_words(const Words *c, unsigned w, unsigned half)
 {
-    const uint32_t *src[5] = { in->mu1 - half, in->mu2 - half, in->ref_sq - half,
-                               in->dis_sq - half, in->ref_dis - half };
-    const VEC bias = VI(set1_epi16)((short)0x8000);
-    for (unsigned x = 0;; x += COLS) {
-        if (x > n - COLS) x = n - COLS;
-        for (int i = 0; i < 5; i++) {
-            VEC lo, hi;
-            split_words(VLOAD(src[i] + x), VLOAD(src[i] + x + LANES), &lo, &hi);
-            if (i < 2) {
-                VSTORE(q[i] + x, VXOR(lo, bias));
-            } else {
-                VSTORE(q[2 * i - 2] + x, VXOR(lo, bias));
-                VSTORE(q[2 * i - 1] + x, VXOR(hi, bias));
-            }
+    for (int i = 0; i < 8; i++) {
+        uint16_t *q = c->q[i];
+        for (unsigned f = 1; f <= half; f++) {
+            q[-(int)f] = q[f];
+            q[w - 1 + f] = q[w - 1 - f];
         }
-        if (x == n - COLS) break;
     }
 }
 
-/* Tap pairs over the copies: output j gets a P[j + o] + b P[j + o + 1] of
- * each (o, a | b << 16), P the copy from column -half; a tap of 2^15 or
- * more (scale 3's centre) is split over two pairs. */
-static unsigned tap_pairs(const VifFilter *f, unsigned *off, uint32_t *taps)
+/* Tap pairs of the horizontal pass over the columns P from column -half:
+ * a load at word b + s (s even) holds columns b + s + 2 i and b + s + 2 i + 1
+ * in its dword i, the pair (t[s], t[s + 1]) of output b + 2 i and
+ * (t[s - 1], t[s]) of output b + 2 i + 1 (taps outside the filter are 0),
+ * so that both parities share each load: entry k has offset off[k] and
+ * the two pairs even[k], odd[k] (a | b << 16). A tap of 2^15 or more
+ * (scale 3's centre) is spread over two entries of the same offset. */
+static unsigned tap_pairs(const VifFilter *f, unsigned *off, uint32_t *even, uint32_t *odd)
 {
-    uint32_t rem[MAX_TAPS + 1] = { 0 };
     const unsigned n = f->width;
-    for (unsigned k = 0; k < n; k++) rem[k] = f->taps[k];
+#define TAP(k) ((k) >= 0 && (k) < (int)n ? (uint32_t)f->taps[k] : 0)
     unsigned count = 0;
-    for (unsigned p = 0; p < n;) {
-        const uint32_t a = rem[p] < 32767 ? rem[p] : 32767;
-        const uint32_t b = rem[p + 1] < 32767 ? rem[p + 1] : 32767;
-        rem[p] -= a;
-        rem[p + 1] -= b;
-        off[count] = p;
-        taps[count++] = a | b << 16;
-        if (!rem[p]) p += rem[p + 1] ? 1 : 2;
+    for (int s = 0; s < (int)n; s += 2) {
+        uint32_t rem[4] = { TAP(s), TAP(s + 1), TAP(s - 1), TAP(s) };
+        do {
+            uint32_t t[4];
+            for (int i = 0; i < 4; i++) {
+                t[i] = rem[i] < 32767 ? rem[i] : 32767;
+                rem[i] -= t[i];
+            }
+            off[count] = (unsigned)s;
+            even[count] = t[0] | t[1] << 16;
+            odd[count++] = t[2] | t[3] << 16;
+        } while (rem[0] | rem[1] | rem[2] | rem[3]);
     }
+#undef TAP
     return count;
 }
 
@@ -496,44 +492,77 @@ ALWAYS_INLINE void add_terms(Terms *t, const VEC acc[8], VEC valid, const uint16
     t->num_log = VI(add_epi32)(t->num_log, VAND(nm, num));
 }
 
-/* The horizontal pass over the biased 16-bit copies, LANES outputs of one
- * parity of a step: lane i is column b + 2 i + par, whose pair (o, t)
- * madd takes from the dword at word b + o + par + 2 i. Outputs come even
- * and odd apart; the terms do not care about the order of the pixels. */
-VIF_ROW_TERMS(NAME(vqx_vif_row_terms))
+/* The horizontal pass of `steps` steps of COLS outputs from column b0
+ * into h: per step the even outputs (lane i: b + 2 i) then the odd ones
+ * (b + 2 i + 1) of the 8 arrays, both parities from the same loads
+ * (tap_pairs). Its own loop, apart from the terms, so that the tap pairs
+ * stay in registers; np is a constant where it is inlined. */
+ALWAYS_INLINE void horizontal(const uint16_t *const q[8], unsigned b0, unsigned steps,
+                              unsigned np, const unsigned *off, const VEC *te, const VEC *to,
+                              VEC (*h)[2][8])
+{
+    for (unsigned k = 0; k < steps; k++) {
+        const size_t b = b0 + (size_t)k * COLS;
+        for (int i = 0; i < 8; i++) {
+            VEC e = VZERO(), o = VZERO();
+            for (unsigned m = 0; m < np; m++) {
+                const VEC v = VLOAD(q[i] + b + off[m]);
+                e = VI(add_epi32)(e, VI(madd_epi16)(v, te[m]));
+                o = VI(add_epi32)(o, VI(madd_epi16)(v, to[m]));
+            }
+            h[k][0][i] = e;
+            h[k][1][i] = o;
+        }
+    }
+}
+
+/* Steps of the horizontal pass a block: its sums stay in L1 */
+#define H_STEPS 16
+_Static_assert(TERM_BLOCK % (H_STEPS * COLS) == 0, "blocks of terms hold whole steps");
+
+/* The horizontal pass over the biased 16-bit columns and the terms of its
+ * outputs, H_STEPS steps at a time; the terms do not care about the order
+ * of the pixels. */
+static void row_terms(const Words *c, unsigned w, const VifFilter *f, const uint16_t *log2_table,
+                      double gain_limit, VifSums *sums)
 {
     const unsigned half = f->width / 2;
-    if (w + 2 * half < COLS) {
-        vqx_vif_row_terms_c(in, w, f, scratch, log2_table, gain_limit, sums);
-        return;
+    const uint16_t *q[8];
+    for (int i = 0; i < 8; i++) q[i] = c->q[i] - half;
+    unsigned off[MAX_TAPS];
+    uint32_t even[MAX_TAPS], odd[MAX_TAPS];
+    const unsigned np = tap_pairs(f, off, even, odd);
+    VEC te[MAX_TAPS], to[MAX_TAPS];
+    for (unsigned m = 0; m < np; m++) {
+        te[m] = VI(set1_epi32)((int32_t)even[m]);
+        to[m] = VI(set1_epi32)((int32_t)odd[m]);
     }
-    uint16_t *q[8];
-    for (int i = 0; i < 8; i++) q[i] = (uint16_t *)scratch + i * ROW_WORDS(w);
-    copy_words(in, half, w + 2 * half, q);
-    unsigned off[2 * MAX_TAPS];
-    uint32_t pair_taps[2 * MAX_TAPS];
-    const unsigned np = tap_pairs(f, off, pair_taps);
     static const int32_t even_lanes[16] = { 0, 2, 4, 6, 8, 10, 12, 14,
                                             16, 18, 20, 22, 24, 26, 28, 30 };
     const VEC lane2 = VLOAD(even_lanes);
     const VECD limit = VD(set1_pd)(gain_limit);
+    VEC h[H_STEPS][2][8];
     Terms t;
     t.num_non_log = VZERO();
     for (unsigned b0 = 0; b0 < w; b0 += TERM_BLOCK) {
         const unsigned b1 = w - b0 < TERM_BLOCK ? w : b0 + TERM_BLOCK;
         t.num_log = t.den_log = t.minus_den_non_log = VZERO();
-        for (unsigned b = b0; b < b1; b += COLS) {
-            for (unsigned par = 0; par < 2; par++) {
-                VEC acc[8];
-                for (int i = 0; i < 8; i++) acc[i] = VZERO();
-                for (unsigned m = 0; m < np; m++) {
-                    const VEC tap = VI(set1_epi32)((int32_t)pair_taps[m]);
-                    const size_t o = b + off[m] + par;
-                    for (int i = 0; i < 8; i++)
-                        acc[i] = VI(add_epi32)(acc[i], VI(madd_epi16)(VLOAD(q[i] + o), tap));
-                }
-                const VEC valid = cmp_gt(VI(set1_epi32)((int32_t)(w - b - par)), lane2);
-                add_terms(&t, acc, valid, log2_table, limit);
+        for (unsigned bb = b0; bb < b1; bb += H_STEPS * COLS) {
+            const unsigned left = (b1 - bb + COLS - 1) / COLS;
+            const unsigned steps = left < H_STEPS ? left : H_STEPS;
+            /* the filters' entry counts: 9, 5, 3 and 4 (scale 3's split centre) */
+            switch (np) {
+            case 9: horizontal(q, bb, steps, 9, off, te, to, h); break;
+            case 5: horizontal(q, bb, steps, 5, off, te, to, h); break;
+            case 4: horizontal(q, bb, steps, 4, off, te, to, h); break;
+            default: horizontal(q, bb, steps, np, off, te, to, h); break;
+            }
+            for (unsigned k = 0; k < steps; k++) {
+                const unsigned b = bb + k * COLS;
+                add_terms(&t, h[k][0], cmp_gt(VI(set1_epi32)((int32_t)(w - b)), lane2),
+                          log2_table, limit);
+                add_terms(&t, h[k][1], cmp_gt(VI(set1_epi32)((int32_t)(w - b - 1)), lane2),
+                          log2_table, limit);
             }
         }
         int32_t lanes[3][LANES];
@@ -549,6 +578,43 @@ VIF_ROW_TERMS(NAME(vqx_vif_row_terms))
     int64_t lin[LANES / 2];
     VSTORE(lin, t.num_non_log);
     for (int i = 0; i < LANES / 2; i++) sums->num_non_log += lin[i];
+}
+
+VIF_ROW_STATS(NAME(vqx_vif_row_stats_8bpc))
+{
+    if (p->w < COLS) {
+        vqx_vif_row_stats_8bpc(p, row, f, sh, cols, scratch, log2_table, gain_limit, sums);
+        return;
+    }
+    const uint8_t *r[MAX_TAPS], *d[MAX_TAPS];
+    tap_rows(p, row, f, r, d);
+    const Words c = words_of(scratch, p->w);
+    for (unsigned x = 0;; x += COLS) {
+        if (x > p->w - COLS) x = p->w - COLS;
+        stats8_step(r, d, f, sh, &c, x);
+        if (x == p->w - COLS) break;
+    }
+    mirror_words(&c, p->w, f->width / 2);
+    row_terms(&c, p->w, f, log2_table, gain_limit, sums);
+}
+
+VIF_ROW_STATS(NAME(vqx_vif_row_stats_16bpc))
+{
+    if (p->w < COLS) {
+        vqx_vif_row_stats_16bpc(p, row, f, sh, cols, scratch, log2_table, gain_limit, sums);
+        return;
+    }
+    const uint8_t *r[MAX_TAPS], *d[MAX_TAPS];
+    tap_rows(p, row, f, r, d);
+    const Words c = words_of(scratch, p->w);
+    for (unsigned x = 0;; x += COLS) {
+        if (x > p->w - COLS) x = p->w - COLS;
+        stats16_step(r, d, f, sh, &c, x, 0);
+        stats16_step(r, d, f, sh, &c, x, 1);
+        if (x == p->w - COLS) break;
+    }
+    mirror_words(&c, p->w, f->width / 2);
+    row_terms(&c, p->w, f, log2_table, gain_limit, sums);
 }
 
 #endif
