@@ -9,8 +9,7 @@
 #include <stdint.h>
 
 #include "x86/adm.h"
-
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#include "x86/avx2.h"
 
 #define VEC __m256i
 #define HALF __m128i
@@ -60,21 +59,6 @@ ALWAYS_INLINE DMASK dcmp_ge(__m256d a, __m256d b)
 ALWAYS_INLINE DMASK dmask_and(DMASK m, DMASK n)
 {
     return _mm256_and_pd(m, n);
-}
-
-ALWAYS_INLINE __m128i lo_half(__m256i v)
-{
-    return _mm256_castsi256_si128(v);
-}
-
-ALWAYS_INLINE __m128i hi_half(__m256i v)
-{
-    return _mm256_extracti128_si256(v, 1);
-}
-
-ALWAYS_INLINE __m256i join(__m128i lo, __m128i hi)
-{
-    return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
 }
 
 ALWAYS_INLINE __m128 lo_half_ps(__m256 f)
@@ -201,18 +185,6 @@ ALWAYS_INLINE uint64_t sum64(__m256i v)
     __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
     s = _mm_add_epi64(s, _mm_unpackhi_epi64(s, s));
     return (uint64_t)_mm_cvtsi128_si64(s);
-}
-
-typedef __m256i TailMask;
-
-ALWAYS_INLINE TailMask tail_mask(unsigned n)
-{
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
-
-ALWAYS_INLINE __m256i load_masked(const void *p, TailMask m)
-{
-    return _mm256_maskload_epi32((const int *)p, m);
 }
 
 /* one load and in-lane unpacks, their halves reordered: faster than two

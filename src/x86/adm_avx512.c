@@ -10,8 +10,7 @@
 #include <stdint.h>
 
 #include "x86/adm.h"
-
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#include "x86/avx512.h"
 
 #define VEC __m512i
 #define HALF __m256i
@@ -66,21 +65,6 @@ ALWAYS_INLINE DMASK dmask_and(DMASK m, DMASK n)
 ALWAYS_INLINE MASK join_dmask(DMASK lo, DMASK hi)
 {
     return (MASK)(lo | (unsigned)hi << 8);
-}
-
-ALWAYS_INLINE __m256i lo_half(__m512i v)
-{
-    return _mm512_castsi512_si256(v);
-}
-
-ALWAYS_INLINE __m256i hi_half(__m512i v)
-{
-    return _mm512_extracti64x4_epi64(v, 1);
-}
-
-ALWAYS_INLINE __m512i join(__m256i lo, __m256i hi)
-{
-    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
 }
 
 ALWAYS_INLINE __m256 lo_half_ps(__m512 f)
@@ -169,18 +153,6 @@ ALWAYS_INLINE uint64_t sum64(__m512i v)
     __m128i s = _mm_add_epi64(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
     s = _mm_add_epi64(s, _mm_unpackhi_epi64(s, s));
     return (uint64_t)_mm_cvtsi128_si64(s);
-}
-
-typedef __mmask16 TailMask;
-
-ALWAYS_INLINE TailMask tail_mask(unsigned n)
-{
-    return (__mmask16)((1u << n) - 1);
-}
-
-ALWAYS_INLINE __m512i load_masked(const void *p, TailMask m)
-{
-    return _mm512_maskz_loadu_epi32(m, p);
 }
 
 ALWAYS_INLINE void widen_u8(const uint8_t *p, __m512i *lo, __m512i *hi)

@@ -6,8 +6,7 @@
 #include <immintrin.h>
 
 #include "x86/cambi.h"
-
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#include "x86/avx2.h"
 
 #define VEC __m256i
 #define VECF __m256

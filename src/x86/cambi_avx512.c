@@ -7,8 +7,7 @@
 #include <immintrin.h>
 
 #include "x86/cambi.h"
-
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#include "x86/avx512.h"
 
 #define VEC __m512i
 #define VECF __m512

@@ -7,8 +7,7 @@
 #include "feature/motion.h"
 #include "x86/lanes.h"
 #include "x86/motion.h"
-
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#include "x86/avx2.h"
 
 #define VEC __m256i
 #define LANES 8
@@ -43,18 +42,6 @@ ALWAYS_INLINE __m256i diff8(const uint8_t *p, const uint8_t *c)
 {
     return _mm256_sub_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)p)),
                             _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)c)));
-}
-
-typedef __m256i TailMask;
-
-ALWAYS_INLINE TailMask tail_mask(unsigned n)
-{
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
-
-ALWAYS_INLINE __m256i load_masked(const int32_t *p, TailMask m)
-{
-    return _mm256_maskload_epi32(p, m);
 }
 
 #include "x86/motion_simd.h"

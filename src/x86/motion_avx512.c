@@ -7,8 +7,7 @@
 #include "feature/motion.h"
 #include "x86/lanes.h"
 #include "x86/motion.h"
-
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#include "x86/avx512.h"
 
 #define VEC __m512i
 #define LANES 16
@@ -45,18 +44,6 @@ ALWAYS_INLINE __m512i diff8(const uint8_t *p, const uint8_t *c)
 {
     return _mm512_sub_epi16(_mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)p)),
                             _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)c)));
-}
-
-typedef __mmask16 TailMask;
-
-ALWAYS_INLINE TailMask tail_mask(unsigned n)
-{
-    return (__mmask16)((1u << n) - 1);
-}
-
-ALWAYS_INLINE __m512i load_masked(const int32_t *p, TailMask m)
-{
-    return _mm512_maskz_loadu_epi32(m, p);
 }
 
 #include "x86/motion_simd.h"

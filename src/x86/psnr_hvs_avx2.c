@@ -8,8 +8,7 @@
 #include <stdint.h>
 
 #include "x86/psnr_hvs.h"
-
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#include "x86/avx2.h"
 
 #define VEC __m256i
 #define VF __m256

@@ -5,8 +5,7 @@
 #include <immintrin.h>
 
 #include "x86/ssim.h"
-
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#include "x86/avx2.h"
 #define NAME(f) f##_avx2
 
 /* A full float vector, a vector of doubles of half as many lanes, and a

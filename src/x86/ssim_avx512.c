@@ -5,8 +5,7 @@
 #include <immintrin.h>
 
 #include "x86/ssim.h"
-
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#include "x86/avx512.h"
 #define NAME(f) f##_avx512
 
 /* A full float vector, a vector of doubles of half as many lanes, and a

@@ -5,8 +5,7 @@
 #include <immintrin.h>
 
 #include "x86/vif.h"
-
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#include "x86/avx2.h"
 
 #define VEC __m256i
 #define LANES 8
@@ -36,21 +35,6 @@ ALWAYS_INLINE __m256i load_bytes(const uint8_t *p)
 ALWAYS_INLINE __m256i cmp_gt(__m256i a, __m256i b)
 {
     return _mm256_cmpgt_epi32(a, b);
-}
-
-ALWAYS_INLINE __m128i lo_half(__m256i v)
-{
-    return _mm256_castsi256_si128(v);
-}
-
-ALWAYS_INLINE __m128i hi_half(__m256i v)
-{
-    return _mm256_extracti128_si256(v, 1);
-}
-
-ALWAYS_INLINE __m256i join(__m128i lo, __m128i hi)
-{
-    return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
 }
 
 ALWAYS_INLINE __m128i narrow64(__m256i v)

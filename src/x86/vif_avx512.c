@@ -6,8 +6,7 @@
 #include <immintrin.h>
 
 #include "x86/vif.h"
-
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#include "x86/avx512.h"
 
 #define VEC __m512i
 #define LANES 16
@@ -37,21 +36,6 @@ ALWAYS_INLINE __m512i load_bytes(const uint8_t *p)
 ALWAYS_INLINE __m512i cmp_gt(__m512i a, __m512i b)
 {
     return _mm512_movm_epi32(_mm512_cmpgt_epi32_mask(a, b));
-}
-
-ALWAYS_INLINE __m256i lo_half(__m512i v)
-{
-    return _mm512_castsi512_si256(v);
-}
-
-ALWAYS_INLINE __m256i hi_half(__m512i v)
-{
-    return _mm512_extracti64x4_epi64(v, 1);
-}
-
-ALWAYS_INLINE __m512i join(__m256i lo, __m256i hi)
-{
-    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
 }
 
 ALWAYS_INLINE __m256i narrow64(__m512i v)
