@@ -179,7 +179,7 @@ static unsigned flat_threshold(unsigned w, unsigned h)
 /* Nearest-neighbour source index of each of `out` samples taken from `in`,
  * with libvmaf's single-precision stepping. Clamped: over long upscales the
  * float error could step past the last sample. */
-static void nearest_map(unsigned *map, unsigned in, unsigned out)
+void vqx_cambi_nearest_map(unsigned *map, unsigned in, unsigned out)
 {
     const float ratio = (float)in / out;
     float pos = (float)(ratio / 2 - 0.5);
@@ -238,8 +238,8 @@ static int init_geometry(CambiGeometry *g, const CambiState *s, const VqxFrameFo
     g->rows = malloc(h * sizeof(*g->rows));
     g->cols = malloc(w * sizeof(*g->cols));
     if (!g->rows || !g->cols) return -ENOMEM;
-    nearest_map(g->rows, fmt->h, h);
-    nearest_map(g->cols, fmt->w, w);
+    vqx_cambi_nearest_map(g->rows, fmt->h, h);
+    vqx_cambi_nearest_map(g->cols, fmt->w, w);
     return 0;
 }
 

@@ -122,6 +122,9 @@ int vqx_cambi_write_heatmap(const CambiState *s, unsigned scale, unsigned w, uns
  * smooth and mask read s->image (w x h); halve makes image and mask
  * (w+1)/2 x (h+1)/2; the mode filter works on s->image; the contrast
  * values go to s->contrast. */
+/* Nearest-neighbour source index of each of `out` samples taken from `in`
+ * (the set-up's rows and columns; the checkasm module's too). */
+void vqx_cambi_nearest_map(unsigned *map, unsigned in, unsigned out);
 void vqx_cambi_smooth_2x2(uint16_t *img, unsigned w, unsigned h);
 void vqx_cambi_spatial_mask(CambiState *s, unsigned w, unsigned h, unsigned threshold);
 void vqx_cambi_halve(CambiState *s, unsigned w, unsigned h);

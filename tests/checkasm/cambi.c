@@ -90,18 +90,6 @@ static unsigned random_width(unsigned i)
 
 /* ---- load ---- */
 
-/* Nearest-neighbour map of out samples from in, as cambi's set-up makes it. */
-static void nearest_map(unsigned *map, unsigned in, unsigned out)
-{
-    const float ratio = (float)in / out;
-    float pos = (float)(ratio / 2 - 0.5);
-    for (unsigned i = 0; i < out; i++) {
-        const unsigned at = (unsigned)(int)(pos + 0.5);
-        map[i] = at < in ? at : in - 1;
-        pos += ratio;
-    }
-}
-
 static bool check_load_one(CambiLoadFn ref, CambiLoadFn new, const char *isa, unsigned bpc,
                            unsigned w, unsigned in_w, enum Content c)
 {
@@ -118,8 +106,8 @@ static bool check_load_one(CambiLoadFn ref, CambiLoadFn new, const char *isa, un
         }
     }
     unsigned *rows = checkasm_malloc(h * sizeof(*rows)), *cols = checkasm_malloc(w * sizeof(*cols));
-    nearest_map(rows, in_h, h);
-    nearest_map(cols, in_w, w);
+    vqx_cambi_nearest_map(rows, in_h, h);
+    vqx_cambi_nearest_map(cols, in_w, w);
     Pair o = pair_alloc((size_t)w * h, 2);
     ref(pb.p, stride, bpc, rows, cols, w, h, o.p[0]);
     new(pb.p, stride, bpc, rows, cols, w, h, o.p[1]);
@@ -545,8 +533,8 @@ static void bench_all(const CambiDSPContext *c, const CambiDSPContext *n, const 
         b.pool[i] = r % 32 ? 0.0f : vqx_cambi_step_contrast(1 + (int)(r >> 8) % 4, 1 + (r >> 12) % 200,
                                                             1 + (r >> 20) % 200, reciprocal);
     }
-    nearest_map(b.rows, BENCH_H, BENCH_H);
-    nearest_map(b.cols, BENCH_W, BENCH_W);
+    vqx_cambi_nearest_map(b.rows, BENCH_H, BENCH_H);
+    vqx_cambi_nearest_map(b.cols, BENCH_W, BENCH_W);
     /* the slide last: it leaves counts that the contrast values cannot take */
     static const int order[10] = { 0, 1, 2, 3, 4, 5, 6, 8, 9, 7 };
     for (int i = 0; i < 10; i++) {
