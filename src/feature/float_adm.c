@@ -17,6 +17,7 @@
 #include "feature/adm.h"
 #include "feature/adm_csf.h"
 #include "feature/extractor.h"
+#include "feature/float_adm_dsp.h"
 #include "feature/float_picture.h"
 
 #define PI 3.14159265358979323846
@@ -60,9 +61,9 @@ typedef struct FloatAdmState {
 
     int w, h;
     unsigned bpc;
-    float cos_1deg_sq;
-    float eps;
-    uint16_t recip_table[4096];
+    uint32_t recip_table[FLOAT_ADM_RECIP_ENTRIES];
+    FloatAdmDecoupleParams decouple;
+    FloatAdmDSPContext dsp;
     FloatAdmLevel level[ADM_SCALES];
 
     ptrdiff_t stride;
@@ -76,6 +77,7 @@ typedef struct FloatAdmState {
     float *mask_abs[3][3]; /* [orientation][ring slot]: |weighted| */
     int mask_row_of[3];
     float *thr_row;        /* masking threshold of one row */
+    float *zero_row;       /* the reference's threshold: none */
     void *mem;
 } FloatAdmState;
 
@@ -232,33 +234,14 @@ static const char amd_rcp_steps[] =
     "0010101101010101001010110101010110101011010101010010101101010101"
     "0010101101010101001010110101010100101011010101010010101101010101";
 
-static void reciprocal_table_init(uint16_t table[4096])
+/* the estimate's mantissa bits, in place for float_adm_dsp.c */
+static void reciprocal_table_init(uint32_t table[FLOAT_ADM_RECIP_ENTRIES])
 {
     int t = 4095;
-    for (int i = 0; i < 4096; i++) {
+    for (int i = 0; i < FLOAT_ADM_RECIP_ENTRIES; i++) {
         t -= amd_rcp_steps[i] - '0';
-        table[i] = (uint16_t)t;
+        table[i] = (uint32_t)t << 11;
     }
-}
-
-static inline float reciprocal_estimate(const uint16_t table[4096], float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, sizeof(u));
-    const uint32_t sign = u & 0x80000000u, exponent = (u >> 23) & 0xff;
-    if (exponent == 0) return sign ? -INFINITY : INFINITY; /* zero, subnormal */
-    if (exponent == 0xff) return u & 0x7fffff ? x : sign ? -0.0f : 0.0f;
-    if (exponent >= 253) return sign ? -0.0f : 0.0f;       /* result subnormal */
-    const uint32_t r = sign | (253 - exponent) << 23 | (uint32_t)table[(u >> 11) & 0xfff] << 11;
-    float y;
-    memcpy(&y, &r, sizeof(y));
-    return y;
-}
-
-static inline float divide(const uint16_t table[4096], float n, float d)
-{
-    const float r = reciprocal_estimate(table, d);
-    return n * (r + r * (1.0f - d * r));
 }
 
 static void level_weights(const FloatAdmState *s, int scale, float weight[3])
@@ -280,12 +263,6 @@ static void level_weights(const FloatAdmState *s, int scale, float weight[3])
     if (s->weight_override[1][scale] >= 0) diag = (float)s->weight_override[1][scale];
     weight[ADM_H] = weight[ADM_V] = hv;
     weight[ADM_D] = diag;
-}
-
-/* |x|^p, p = 3 by products as libvmaf does */
-static inline float power(float x, double p)
-{
-    return p == 3.0 ? x * x * x : powf(x, (float)p);
 }
 
 static inline float noise_floor(const AdmRegion *r, double weight, double p)
@@ -358,32 +335,12 @@ static void decouple(FloatAdmState *s, const FloatAdmLevel *lv)
 {
     const AdmRegion g = lv->grown;
     for (int i = g.top; i < g.bottom; i++) {
-        for (int j = g.left; j < g.right; j++) {
-            const ptrdiff_t o = i * s->stride + j;
-            const float oh = s->ref_band[ADM_H][o], ov = s->ref_band[ADM_V][o];
-            const float th = s->dis_band[ADM_H][o], tv = s->dis_band[ADM_V][o];
-            const float dot = oh * th + ov * tv;
-            const float o_sq = oh * oh + ov * ov;
-            const float t_sq = th * th + tv * tv;
-            const bool same_angle = dot >= 0.0f && dot * dot >= s->cos_1deg_sq * o_sq * t_sq;
-
-            for (int b = 0; b < 3; b++) {
-                const float ob = s->ref_band[b][o], tb = s->dis_band[b][o];
-                float k = divide(s->recip_table, tb, ob + s->eps);
-                k = k < 0.0f ? 0.0f : (k > 1.0f ? 1.0f : k);
-                float r = k * ob;
-                if (same_angle && r > 0.0) {
-                    const double e = r * s->gain_limit;
-                    r = (float)(e < tb ? e : tb);
-                }
-                if (same_angle && r < 0.0) {
-                    const double e = r * s->gain_limit;
-                    r = (float)(e > tb ? e : tb);
-                }
-                s->restored[b][o] = r;
-                s->additive[b][o] = tb - r;
-            }
-        }
+        const ptrdiff_t o = i * s->stride + g.left;
+        const float *const ref[3] = { s->ref_band[0] + o, s->ref_band[1] + o, s->ref_band[2] + o };
+        const float *const dis[3] = { s->dis_band[0] + o, s->dis_band[1] + o, s->dis_band[2] + o };
+        float *const restored[3] = { s->restored[0] + o, s->restored[1] + o, s->restored[2] + o };
+        float *const additive[3] = { s->additive[0] + o, s->additive[1] + o, s->additive[2] + o };
+        s->dsp.decouple_row(ref, dis, g.right - g.left, &s->decouple, restored, additive);
     }
 }
 
@@ -395,10 +352,19 @@ static float reference_norm(const FloatAdmState *s, const FloatAdmLevel *lv)
     float accum[3] = { 0, 0, 0 };
     for (int i = r.top; i < r.bottom; i++) {
         float row[3] = { 0, 0, 0 };
-        for (int j = r.left; j < r.right; j++)
-            for (int b = 0; b < 3; b++)
-                row[b] += power(fabsf(lv->weight[b] * s->ref_band[b][i * s->stride + j]),
-                                s->p_norm);
+        const ptrdiff_t o = i * s->stride + r.left;
+        if (s->p_norm == 3.0) {
+            /* libvmaf cubes by products, other p by powf; |w x| - 0 raised
+             * to 0 is |w x|: the masked sums with no threshold */
+            const float *const x[3] = { s->ref_band[0] + o, s->ref_band[1] + o,
+                                        s->ref_band[2] + o };
+            s->dsp.cube_sums(x, lv->weight, s->zero_row, r.right - r.left, row);
+        } else {
+            for (int j = 0; j < r.right - r.left; j++)
+                for (int b = 0; b < 3; b++)
+                    row[b] += powf(fabsf(lv->weight[b] * s->ref_band[b][o + j]),
+                                   (float)s->p_norm);
+        }
         for (int b = 0; b < 3; b++) accum[b] += row[b];
     }
     const float noise = noise_floor(&r, s->noise_weight, s->p_norm);
@@ -469,12 +435,18 @@ static float masked_norm(FloatAdmState *s, const FloatAdmLevel *lv, float *const
             }
         }
         float row[3] = { 0, 0, 0 };
-        for (int b = 0; b < 3; b++) {
-            const float *src = x[b] + i * s->stride;
-            for (int j = r.left; j < r.right; j++) {
-                float v = fabsf(src[j] * lv->weight[b]) - thr[j];
-                v = v < 0.0f ? 0.0f : v;
-                row[b] += power(v, s->p_norm);
+        const ptrdiff_t o = i * s->stride;
+        if (s->p_norm == 3.0) { /* by products, as libvmaf */
+            const float *const rows[3] = { x[0] + o + r.left, x[1] + o + r.left,
+                                           x[2] + o + r.left };
+            s->dsp.cube_sums(rows, lv->weight, thr + r.left, r.right - r.left, row);
+        } else {
+            for (int b = 0; b < 3; b++) {
+                for (int j = r.left; j < r.right; j++) {
+                    float v = fabsf(x[b][o + j] * lv->weight[b]) - thr[j];
+                    v = v < 0.0f ? 0.0f : v;
+                    row[b] += powf(v, (float)s->p_norm);
+                }
             }
         }
         for (int b = 0; b < 3; b++) accum[b] += row[b];
@@ -497,9 +469,12 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     s->w = (int)fmt->w;
     s->h = (int)fmt->h;
     s->bpc = fmt->bpc;
-    s->cos_1deg_sq = (float)(cos(1.0 * PI / 180.0) * cos(1.0 * PI / 180.0));
-    s->eps = (float)1e-30;
     reciprocal_table_init(s->recip_table);
+    s->decouple = (FloatAdmDecoupleParams){
+        .recip = s->recip_table, .eps = (float)1e-30,
+        .cos_1deg_sq = (float)(cos(1.0 * PI / 180.0) * cos(1.0 * PI / 180.0)),
+        .gain_limit = s->gain_limit };
+    vqx_float_adm_dsp_init(&s->dsp, fmt->cpu_flags);
 
     int w = s->w, h = s->h;
     for (int k = 0; k < ADM_SCALES; k++) {
@@ -515,7 +490,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     const size_t plane = (size_t)s->stride * (size_t)((s->h + 1) / 2);
     const size_t ring = (size_t)s->stride + 2;
     const size_t pass = (size_t)s->w + 3;
-    const size_t n = 14 * plane + 4 * (size_t)s->w + 2 * pass + 18 * ring + (size_t)s->stride;
+    const size_t n = 14 * plane + 4 * (size_t)s->w + 2 * pass + 18 * ring + 2 * (size_t)s->stride;
     float *p = s->mem = malloc(n * sizeof(float));
     if (!p) return vqx_fail(sink, -ENOMEM, "float_adm: out of memory");
     s->ref_a = p, p += plane;
@@ -535,7 +510,9 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
             s->mask_abs[b][k] = p + 1, p += ring;
         }
     }
-    s->thr_row = p;
+    s->thr_row = p, p += s->stride;
+    s->zero_row = p;
+    memset(s->zero_row, 0, (size_t)s->stride * sizeof(float));
     return 0;
 }
 

@@ -192,6 +192,7 @@ int main(int argc, char **argv)
         checkasm_check_vif(&level);
         checkasm_check_motion(&level);
         checkasm_check_adm(&level);
+        checkasm_check_float_adm(&level);
         checkasm_check_float_motion(&level);
         checkasm_check_float_vif(&level);
         checkasm_check_ssim(&level);

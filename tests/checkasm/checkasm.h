@@ -80,6 +80,7 @@ double checkasm_median(double *t, unsigned n);
 void checkasm_check_vif(const CheckasmLevel *level);
 void checkasm_check_motion(const CheckasmLevel *level);
 void checkasm_check_adm(const CheckasmLevel *level);
+void checkasm_check_float_adm(const CheckasmLevel *level);
 void checkasm_check_float_motion(const CheckasmLevel *level);
 void checkasm_check_float_vif(const CheckasmLevel *level);
 void checkasm_check_ssim(const CheckasmLevel *level);
