@@ -4,7 +4,8 @@
  *
  * A frame is read with few large system calls straight into the picture's
  * planes (packed rows make a plane one block): no intermediate buffer, no
- * pass over the samples. Regular files are read at computed offsets
+ * second pass over the samples (the peak check of deeper samples reads each
+ * 512 KiB as it lands, in the cache: sample_bits). Regular files are read at computed offsets
  * (preadv), so that several threads may read different frames of one
  * input (vqx_input_read_at); pipes, FIFOs and terminals are read in order.
  */
