@@ -10,7 +10,6 @@
  * Per scale, score = sum(num) / sum(den).
  */
 #include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -89,9 +88,7 @@ int vqx_vif_setup(VifState *s, const VqxFrameFormat *fmt, VqxSink *sink)
                         fmt->w, fmt->h, VIF_MIN_SIZE, VIF_MIN_SIZE);
     s->bpc = fmt->bpc;
     vqx_vif_dsp_init(&s->dsp, fmt->bpc, fmt->cpu_flags);
-    /* The table of libvmaf's log_generate(): round(log2f(i) * 2048). */
-    for (unsigned i = 32767; i < 65536; i++)
-        s->log2_table[i] = (uint16_t)round(log2f((float)i) * 2048.0f);
+    for (unsigned i = 32767; i < 65536; i++) s->log2_table[i] = vif_log2_entry(i);
     return 0;
 }
 

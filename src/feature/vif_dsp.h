@@ -8,6 +8,7 @@
 #ifndef VQX_FEATURE_VIF_DSP_H
 #define VQX_FEATURE_VIF_DSP_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,13 @@ static inline unsigned vif_mirror(int i, unsigned n)
     if (i < 0) return (unsigned)-i;
     if ((unsigned)i >= n) return 2 * (n - 1) - (unsigned)i;
     return (unsigned)i;
+}
+
+/* Entry i in [2^15 - 1, 2^16) of the log2 table, libvmaf's log_generate():
+ * round(log2f(i) * 2048). */
+static inline uint16_t vif_log2_entry(unsigned i)
+{
+    return (uint16_t)round(log2f((float)i) * 2048.0f);
 }
 
 /* One scale of the pyramid: reference and distorted planes of equal

@@ -4,6 +4,8 @@
 #ifndef VQX_X86_VIF_H
 #define VQX_X86_VIF_H
 
+#include <stdbool.h>
+
 #include "cpu.h"
 #include "feature/vif_dsp.h"
 
@@ -16,6 +18,11 @@
 
 VIF_X86_DECLARE(avx2);
 VIF_X86_DECLARE(avx512);
+/* AVX-512's row_stats with log2_poly for the table's gathers, and whether
+ * it gives every entry of this libm's table (all 2^15 compared). */
+VIF_ROW_STATS(vqx_vif_row_stats_8bpc_poly_avx512);
+VIF_ROW_STATS(vqx_vif_row_stats_16bpc_poly_avx512);
+bool vqx_vif_log2_poly_exact_avx512(void);
 
 /* Every entry of one ISA level (its suffix). */
 #define VIF_DSP_SET(c, bpc, isa)                                                             \
@@ -32,7 +39,14 @@ VIF_X86_DECLARE(avx512);
 static inline void vqx_vif_dsp_init_x86(VifDSPContext *c, unsigned bpc, unsigned flags)
 {
     if (flags & VQX_CPU_AVX2) VIF_DSP_SET(c, bpc, avx2);
-    if (flags & VQX_CPU_AVX512) VIF_DSP_SET(c, bpc, avx512);
+    if (flags & VQX_CPU_AVX512) {
+        VIF_DSP_SET(c, bpc, avx512);
+        if (vqx_vif_log2_poly_exact_avx512()) {
+            c->row_stats[0] = bpc == 8 ? vqx_vif_row_stats_8bpc_poly_avx512
+                                       : vqx_vif_row_stats_16bpc_poly_avx512;
+            c->row_stats[1] = vqx_vif_row_stats_16bpc_poly_avx512;
+        }
+    }
 }
 
 #endif

@@ -19,6 +19,8 @@
  *                        lanes of unpacklo_epi16) to p in column order
  *   evens(p), store_means(p, v)   LANES even columns of p, in an order of
  *                        the ISA's, and 16-bit stores of them in column order
+ * and, optionally, VIF_LOG2_POLY with log2_poly(j) (the log2 table's entry
+ * 2^15 + j, computed), which adds the entries NAME(..._poly) that use it.
  *
  * The filters multiply 16-bit words with madd (pmaddwd: exact signed 16 x
  * 16-bit products, pairs summed in 32 bits). Words above 2^15 (squares and
@@ -394,44 +396,50 @@ ALWAYS_INLINE VEC moment(VEC lo, VEC hi)
     return VI(add_epi32)(VI(add_epi32)(hi, BIAS31), VI(srli_epi32)(l, 16));
 }
 
-/* The log2 table's entry at byte offsets off = 2 i - 2: the dword there
- * holds table[i] in its high half. Offsets are made from an i forced into
- * [2^15, 2^16) (no change where the C reads), so that the gather stays in
- * the table on every lane. */
-ALWAYS_INLINE VEC table_at(const uint16_t *table, VEC off)
+/* The log2 table's entry i = 2^15 + j for j in [0, 2^15): from the ISA's
+ * in-register formula (log2_poly, where it has one) if `poly`, else from
+ * the dword at byte offset 2 i - 2, which holds table[i] in its high half.
+ * j comes from an index forced into [2^15, 2^16) (no change where the C
+ * reads), so that the gather stays in the table on every lane. */
+ALWAYS_INLINE VEC log2_entry(const uint16_t *table, VEC j, int poly)
 {
+#ifdef VIF_LOG2_POLY
+    if (poly) return log2_poly(j);
+#else
+    (void)poly;
+#endif
+    const VEC off = VI(add_epi32)(VI(add_epi32)(j, j), VI(set1_epi32)(0xfffe));
     return VI(srli_epi32)(gather_dwords(table, off), 16);
 }
 
 /* vif_log2_q11_32 of x in [2^17, 2^31): x >> 8 is below 2^23, so its float
  * is exact and its biased exponent is floor(log2 x) - 8 + 127; the C's clz
  * gives k = floor(log2 x) - 15, the index x >> k. */
-ALWAYS_INLINE VEC log2_q11_32(const uint16_t *table, VEC x)
+ALWAYS_INLINE VEC log2_q11_32(const uint16_t *table, VEC x, int poly)
 {
     const VEC e = VI(srli_epi32)(VCASTPS(VI(cvtepi32_ps)(VI(srli_epi32)(x, 8))), 23);
     const VEC k = VI(sub_epi32)(e, VI(set1_epi32)(127 - 8 + 15));
-    const VEC m = VAND(VI(srlv_epi32)(x, k), VI(set1_epi32)(0x7fff));
-    const VEC off = VI(add_epi32)(VI(add_epi32)(m, m), VI(set1_epi32)(0xfffe));
-    return VI(add_epi32)(table_at(table, off), VI(slli_epi32)(k, 11));
+    const VEC j = VAND(VI(srlv_epi32)(x, k), VI(set1_epi32)(0x7fff));
+    return VI(add_epi32)(log2_entry(table, j, poly), VI(slli_epi32)(k, 11));
 }
 
 /* For vif_log2_q11_64 of x in [2^17, 2^53), held exactly as a double:
  * its biased exponent E gives floor(log2 x) = E - 1023, so the C's clz
  * gives k = E - 1038, and x >> k = 2^15 + the top 15 bits of the mantissa.
- * Returns the table offset and sets *e to E, in 32-bit lanes. */
-ALWAYS_INLINE HALF log2_offset_64(VECD x, HALF *e)
+ * Returns those 15 bits and sets *e to E, in 32-bit lanes. */
+ALWAYS_INLINE HALF log2_index_64(VECD x, HALF *e)
 {
     const VEC b = VCASTPD(x);
     *e = narrow64(VI(srli_epi64)(b, 52));
-    return narrow64(VI(add_epi64)(VAND(VI(srli_epi64)(b, 36), VSET64(0xfffe)), VSET64(0xfffe)));
+    return narrow64(VAND(VI(srli_epi64)(b, 37), VSET64(0x7fff)));
 }
 
 /* The double steps of LANES / 2 pixels: sets sv (the clamped residual)
- * and the table offset and exponent of total = trunc(g^2 sigma1) + noise
+ * and the table index and exponent of total = trunc(g^2 sigma1) + noise
  * (the int64 cast of a value in [0, 2^46]: g <= the limit <= 100, sigma1 <
  * 2^31; all exact integers in doubles). */
 ALWAYS_INLINE void gain_steps(VECD limit, HALF sigma1, HALF sigma2, HALF sigma12, HALF *sv,
-                              HALF *off, HALF *e)
+                              HALF *idx, HALF *e)
 {
     const VECD s1 = VD(cvtepi32_pd)(sigma1), s12 = VD(cvtepi32_pd)(sigma12);
     VECD g = VD(div_pd)(s12, VD(add_pd)(s1, VD(set1_pd)(65536 * 1.0e-10)));
@@ -440,7 +448,7 @@ ALWAYS_INLINE void gain_steps(VECD limit, HALF sigma1, HALF sigma2, HALF sigma12
     /* minpd(g, limit) is g < limit ? g : limit, as the C's !(g < limit) */
     g = VD(min_pd)(g, limit);
     const VECD noise = VD(add_pd)(VD(cvtepi32_pd)(*sv), VD(set1_pd)(VIF_SIGMA_NSQ));
-    *off = log2_offset_64(VD(add_pd)(VTRUNC(VD(mul_pd)(VD(mul_pd)(g, g), s1)), noise), e);
+    *idx = log2_index_64(VD(add_pd)(VTRUNC(VD(mul_pd)(VD(mul_pd)(g, g), s1)), noise), e);
 }
 
 /* Sums of the terms: the log terms (each below 2^18 in magnitude) and the
@@ -457,7 +465,7 @@ typedef struct Terms {
  * its branches as masks (integer sums: their order is free), its double
  * steps per lane in order. */
 ALWAYS_INLINE void add_terms(Terms *t, const VEC acc[8], VEC valid, const uint16_t *table,
-                             VECD limit)
+                             VECD limit, int poly)
 {
     const VEC mu1 = VI(add_epi32)(acc[0], BIAS31), mu2 = VI(add_epi32)(acc[1], BIAS31);
     const VEC xx = moment(acc[2], acc[3]), yy = moment(acc[4], acc[5]);
@@ -476,18 +484,18 @@ ALWAYS_INLINE void add_terms(Terms *t, const VEC acc[8], VEC valid, const uint16
     const VEC nm = VAND(lg, VAND(cmp_gt(sigma12, VZERO()), cmp_gt(sigma2, VZERO())));
     const VEC nsq = VI(set1_epi32)(VIF_SIGMA_NSQ);
     /* the den term on every lane, the num term where nm (others: any value) */
-    const VEC den = VI(sub_epi32)(log2_q11_32(table, VI(add_epi32)(sigma1, nsq)),
+    const VEC den = VI(sub_epi32)(log2_q11_32(table, VI(add_epi32)(sigma1, nsq), poly),
                                   VI(set1_epi32)(2048 * 17));
-    HALF sv[2], off[2], e[2];
-    gain_steps(limit, lo_half(sigma1), lo_half(sigma2), lo_half(sigma12), &sv[0], &off[0],
+    HALF sv[2], idx[2], e[2];
+    gain_steps(limit, lo_half(sigma1), lo_half(sigma2), lo_half(sigma12), &sv[0], &idx[0],
                &e[0]);
-    gain_steps(limit, hi_half(sigma1), hi_half(sigma2), hi_half(sigma12), &sv[1], &off[1],
+    gain_steps(limit, hi_half(sigma1), hi_half(sigma2), hi_half(sigma12), &sv[1], &idx[1],
                &e[1]);
     const VEC k = VI(sub_epi32)(join(e[0], e[1]), VI(set1_epi32)(1023 + 15));
-    const VEC total_log = VI(add_epi32)(table_at(table, join(off[0], off[1])),
+    const VEC total_log = VI(add_epi32)(log2_entry(table, join(idx[0], idx[1]), poly),
                                         VI(slli_epi32)(k, 11));
     const VEC num = VI(sub_epi32)(total_log,
-                                  log2_q11_32(table, VI(add_epi32)(join(sv[0], sv[1]), nsq)));
+                                  log2_q11_32(table, VI(add_epi32)(join(sv[0], sv[1]), nsq), poly));
     t->den_log = VI(add_epi32)(t->den_log, VAND(lg, den));
     t->num_log = VI(add_epi32)(t->num_log, VAND(nm, num));
 }
@@ -522,9 +530,10 @@ _Static_assert(TERM_BLOCK % (H_STEPS * COLS) == 0, "blocks of terms hold whole s
 
 /* The horizontal pass over the biased 16-bit columns and the terms of its
  * outputs, H_STEPS steps at a time; the terms do not care about the order
- * of the pixels. */
-static void row_terms(const Words *c, unsigned w, const VifFilter *f, const uint16_t *log2_table,
-                      double gain_limit, VifSums *sums)
+ * of the pixels. poly: log2_entry's. */
+ALWAYS_INLINE void row_terms(const Words *c, unsigned w, const VifFilter *f,
+                             const uint16_t *log2_table, double gain_limit, VifSums *sums,
+                             int poly)
 {
     const unsigned half = f->width / 2;
     const uint16_t *q[8];
@@ -560,9 +569,9 @@ static void row_terms(const Words *c, unsigned w, const VifFilter *f, const uint
             for (unsigned k = 0; k < steps; k++) {
                 const unsigned b = bb + k * COLS;
                 add_terms(&t, h[k][0], cmp_gt(VI(set1_epi32)((int32_t)(w - b)), lane2),
-                          log2_table, limit);
+                          log2_table, limit, poly);
                 add_terms(&t, h[k][1], cmp_gt(VI(set1_epi32)((int32_t)(w - b - 1)), lane2),
-                          log2_table, limit);
+                          log2_table, limit, poly);
             }
         }
         int32_t lanes[3][LANES];
@@ -580,7 +589,10 @@ static void row_terms(const Words *c, unsigned w, const VifFilter *f, const uint
     for (int i = 0; i < LANES / 2; i++) sums->num_non_log += lin[i];
 }
 
-VIF_ROW_STATS(NAME(vqx_vif_row_stats_8bpc))
+ALWAYS_INLINE void row_stats8(const VifPlane *p, unsigned row, const VifFilter *f,
+                              const VifShifts *sh, const VifColumns *cols, void *scratch,
+                              const uint16_t *log2_table, double gain_limit, VifSums *sums,
+                              int poly)
 {
     if (p->w < COLS) {
         vqx_vif_row_stats_8bpc(p, row, f, sh, cols, scratch, log2_table, gain_limit, sums);
@@ -595,10 +607,13 @@ VIF_ROW_STATS(NAME(vqx_vif_row_stats_8bpc))
         if (x == p->w - COLS) break;
     }
     mirror_words(&c, p->w, f->width / 2);
-    row_terms(&c, p->w, f, log2_table, gain_limit, sums);
+    row_terms(&c, p->w, f, log2_table, gain_limit, sums, poly);
 }
 
-VIF_ROW_STATS(NAME(vqx_vif_row_stats_16bpc))
+ALWAYS_INLINE void row_stats16(const VifPlane *p, unsigned row, const VifFilter *f,
+                               const VifShifts *sh, const VifColumns *cols, void *scratch,
+                               const uint16_t *log2_table, double gain_limit, VifSums *sums,
+                               int poly)
 {
     if (p->w < COLS) {
         vqx_vif_row_stats_16bpc(p, row, f, sh, cols, scratch, log2_table, gain_limit, sums);
@@ -614,7 +629,22 @@ VIF_ROW_STATS(NAME(vqx_vif_row_stats_16bpc))
         if (x == p->w - COLS) break;
     }
     mirror_words(&c, p->w, f->width / 2);
-    row_terms(&c, p->w, f, log2_table, gain_limit, sums);
+    row_terms(&c, p->w, f, log2_table, gain_limit, sums, poly);
 }
+
+#define ROW_STATS_ENTRIES(sfx, poly)                                                   \
+    VIF_ROW_STATS(NAME(vqx_vif_row_stats_8bpc##sfx))                                  \
+    {                                                                                  \
+        row_stats8(p, row, f, sh, cols, scratch, log2_table, gain_limit, sums, poly);  \
+    }                                                                                  \
+    VIF_ROW_STATS(NAME(vqx_vif_row_stats_16bpc##sfx))                                 \
+    {                                                                                  \
+        row_stats16(p, row, f, sh, cols, scratch, log2_table, gain_limit, sums, poly); \
+    }
+
+ROW_STATS_ENTRIES(, 0)
+#ifdef VIF_LOG2_POLY
+ROW_STATS_ENTRIES(_poly, 1)
+#endif
 
 #endif

@@ -11,7 +11,6 @@
  * write outside the row differs; row_stats' sums are compared after every
  * row (the first row that differs is reported).
  */
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,9 @@
 
 #include "checkasm.h"
 #include "feature/vif.h"
+#if VQX_ARCH_X86
+#include "x86/vif.h"
+#endif
 
 enum Content { RANDOM, ZERO, PEAK, ALTERNATE, EXTREMES, N_CONTENT };
 /* row_stats' pairs, past the contents above: a texture and its noisy copy;
@@ -171,7 +173,7 @@ static void log2_table_init(void)
 {
     for (unsigned i = 0; i < 65536; i++)
         log2_table[i] = i < 32767 ? (uint16_t)checkasm_rand()
-                                  : (uint16_t)round(log2f((float)i) * 2048.0f);
+                                  : vif_log2_entry(i);
 }
 
 /* Scratch holds garbage, which the entries must not depend on. */
@@ -370,6 +372,16 @@ static void bench_vif(const VifDSPContext *c, const VifDSPContext *n, const char
 void checkasm_check_vif(const CheckasmLevel *level)
 {
     const char *isa = level->isa;
+#if VQX_ARCH_X86
+    /* every table entry from log2_poly; where not, the poly entries go unused */
+    if ((level->flags & VQX_CPU_AVX512) && !(level->below & VQX_CPU_AVX512)) {
+        const bool exact = vqx_vif_log2_poly_exact_avx512();
+        if (!exact)
+            checkasm_fail("log2_poly", isa, "differs from round(log2f(i) * 2048) for some i "
+                          "in [2^15, 2^16); row_stats keeps the gather");
+        checkasm_checked("log2_poly", isa, exact);
+    }
+#endif
     for (unsigned bi = 0; bi < CHECKASM_N_BPC; bi++) {
         const unsigned bpc = checkasm_bpc[bi];
         VifDSPContext c, below, n;
@@ -393,6 +405,22 @@ void checkasm_check_vif(const CheckasmLevel *level)
                 if (ok && checkasm_benching())
                     bench_vif(&c, &n, func, isa, (BenchCase){ 0, idx, bpc, idx });
             }
+#if VQX_ARCH_X86
+            /* the table's gather form, kept for a libm where log2_poly misses */
+            if ((level->flags & VQX_CPU_AVX512) && !(level->below & VQX_CPU_AVX512)) {
+                const VifRowStatsFn gather = idx == 0 && bpc == 8
+                                                 ? vqx_vif_row_stats_8bpc_avx512
+                                                 : vqx_vif_row_stats_16bpc_avx512;
+                snprintf(func, sizeof(func), idx ? "row_stats[1] gather"
+                                                 : "row_stats[0] %u-bit gather", bpc);
+                bool ok = true;
+                for (unsigned wi = 0; wi < N_WIDTHS && ok; wi++)
+                    for (int ct = 0; ct < N_PAIR_CONTENT && ok; ct++)
+                        ok = check_row_stats_one(c.row_stats[idx], gather, func, isa, sc,
+                                                 checkasm_width(wi, 1), ct);
+                checkasm_checked(func, isa, ok);
+            }
+#endif
             if (n.columns_means[idx] != below.columns_means[idx]) {
                 snprintf(func, sizeof(func), idx ? "columns_means[1]" : "columns_means[0] %u-bit",
                          bpc);
