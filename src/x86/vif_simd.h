@@ -589,13 +589,16 @@ ALWAYS_INLINE void row_terms(const Words *c, unsigned w, const VifFilter *f,
     for (int i = 0; i < LANES / 2; i++) sums->num_non_log += lin[i];
 }
 
-ALWAYS_INLINE void row_stats8(const VifPlane *p, unsigned row, const VifFilter *f,
-                              const VifShifts *sh, const VifColumns *cols, void *scratch,
-                              const uint16_t *log2_table, double gain_limit, VifSums *sums,
-                              int poly)
+/* One output row; `wide`: 16-bit samples (or means), whose columns take two
+ * steps of words. */
+ALWAYS_INLINE void row_stats(const VifPlane *p, unsigned row, const VifFilter *f,
+                             const VifShifts *sh, const VifColumns *cols, void *scratch,
+                             const uint16_t *log2_table, double gain_limit, VifSums *sums,
+                             int wide, int poly)
 {
     if (p->w < COLS) {
-        vqx_vif_row_stats_8bpc(p, row, f, sh, cols, scratch, log2_table, gain_limit, sums);
+        (wide ? vqx_vif_row_stats_16bpc : vqx_vif_row_stats_8bpc)(p, row, f, sh, cols, scratch,
+                                                                  log2_table, gain_limit, sums);
         return;
     }
     const uint8_t *r[MAX_TAPS], *d[MAX_TAPS];
@@ -603,43 +606,26 @@ ALWAYS_INLINE void row_stats8(const VifPlane *p, unsigned row, const VifFilter *
     const Words c = words_of(scratch, p->w);
     for (unsigned x = 0;; x += COLS) {
         if (x > p->w - COLS) x = p->w - COLS;
-        stats8_step(r, d, f, sh, &c, x);
+        if (wide) {
+            stats16_step(r, d, f, sh, &c, x, 0);
+            stats16_step(r, d, f, sh, &c, x, 1);
+        } else {
+            stats8_step(r, d, f, sh, &c, x);
+        }
         if (x == p->w - COLS) break;
     }
     mirror_words(&c, p->w, f->width / 2);
     row_terms(&c, p->w, f, log2_table, gain_limit, sums, poly);
 }
 
-ALWAYS_INLINE void row_stats16(const VifPlane *p, unsigned row, const VifFilter *f,
-                               const VifShifts *sh, const VifColumns *cols, void *scratch,
-                               const uint16_t *log2_table, double gain_limit, VifSums *sums,
-                               int poly)
-{
-    if (p->w < COLS) {
-        vqx_vif_row_stats_16bpc(p, row, f, sh, cols, scratch, log2_table, gain_limit, sums);
-        return;
-    }
-    const uint8_t *r[MAX_TAPS], *d[MAX_TAPS];
-    tap_rows(p, row, f, r, d);
-    const Words c = words_of(scratch, p->w);
-    for (unsigned x = 0;; x += COLS) {
-        if (x > p->w - COLS) x = p->w - COLS;
-        stats16_step(r, d, f, sh, &c, x, 0);
-        stats16_step(r, d, f, sh, &c, x, 1);
-        if (x == p->w - COLS) break;
-    }
-    mirror_words(&c, p->w, f->width / 2);
-    row_terms(&c, p->w, f, log2_table, gain_limit, sums, poly);
-}
-
-#define ROW_STATS_ENTRIES(sfx, poly)                                                   \
-    VIF_ROW_STATS(NAME(vqx_vif_row_stats_8bpc##sfx))                                  \
-    {                                                                                  \
-        row_stats8(p, row, f, sh, cols, scratch, log2_table, gain_limit, sums, poly);  \
-    }                                                                                  \
-    VIF_ROW_STATS(NAME(vqx_vif_row_stats_16bpc##sfx))                                 \
-    {                                                                                  \
-        row_stats16(p, row, f, sh, cols, scratch, log2_table, gain_limit, sums, poly); \
+#define ROW_STATS_ENTRIES(sfx, poly)                                                      \
+    VIF_ROW_STATS(NAME(vqx_vif_row_stats_8bpc##sfx))                                     \
+    {                                                                                     \
+        row_stats(p, row, f, sh, cols, scratch, log2_table, gain_limit, sums, 0, poly);  \
+    }                                                                                     \
+    VIF_ROW_STATS(NAME(vqx_vif_row_stats_16bpc##sfx))                                    \
+    {                                                                                     \
+        row_stats(p, row, f, sh, cols, scratch, log2_table, gain_limit, sums, 1, poly);  \
     }
 
 ROW_STATS_ENTRIES(, 0)
