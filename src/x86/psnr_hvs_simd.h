@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "feature/psnr_hvs_dsp.h"
+#include "feature/psnr_hvs_fdct8.h"
 #include "x86/psnr_hvs.h"
 
 #define BLOCK PSNR_HVS_BLOCK
@@ -44,52 +45,19 @@ ALWAYS_INLINE VEC mul_round(VEC a, int32_t num, int shift)
     return VI(srai_epi32)(VI(add_epi32)(p, VI(set1_epi32)(1 << (shift - 1))), shift);
 }
 
+#define T VEC
 #define ADD(a, b) VI(add_epi32)(a, b)
 #define SUB(a, b) VI(sub_epi32)(a, b)
+#define HALF(a) half_toward_zero(a)
+#define MULR(a, num, shift) mul_round(a, num, shift)
 
-/* Daala's 8-point DCT (psnr_hvs_tmpl.h) of in[0], in[is], .., in[7 is] to
+/* Daala's 8-point DCT (psnr_hvs_fdct8.h) of in[0], in[is], .., in[7 is] to
  * out[0], out[os], .., out[7 os]. */
 ALWAYS_INLINE void fdct8(const VEC *in, int is, VEC *out, int os)
 {
     VEC t0 = in[0 * is], t4 = in[1 * is], t2 = in[2 * is], t6 = in[3 * is];
     VEC t7 = in[4 * is], t3 = in[5 * is], t5 = in[6 * is], t1 = in[7 * is];
-    t1 = SUB(t0, t1);
-    const VEC t1h = half_toward_zero(t1);
-    t0 = SUB(t0, t1h);
-    t4 = ADD(t4, t5);
-    const VEC t4h = half_toward_zero(t4);
-    t5 = SUB(t5, t4h);
-    t3 = SUB(t2, t3);
-    t2 = SUB(t2, half_toward_zero(t3));
-    t6 = ADD(t6, t7);
-    const VEC t6h = half_toward_zero(t6);
-    t7 = SUB(t6h, t7);
-
-    t0 = ADD(t0, t6h);
-    t6 = SUB(t0, t6);
-    t2 = SUB(t4h, t2);
-    t4 = SUB(t2, t4);
-    t0 = SUB(t0, mul_round(t4, 13573, 15));
-    t4 = ADD(t4, mul_round(t0, 11585, 14));
-    t0 = SUB(t0, mul_round(t4, 13573, 15));
-    t6 = SUB(t6, mul_round(t2, 21895, 15));
-    t2 = ADD(t2, mul_round(t6, 15137, 14));
-    t6 = SUB(t6, mul_round(t2, 21895, 15));
-
-    t3 = ADD(t3, mul_round(t5, 19195, 15));
-    t5 = ADD(t5, mul_round(t3, 11585, 14));
-    t3 = SUB(t3, mul_round(t5, 7489, 13));
-    t7 = SUB(half_toward_zero(t5), t7);
-    t5 = SUB(t5, t7);
-    t3 = SUB(t1h, t3);
-    t1 = SUB(t1, t3);
-    t7 = ADD(t7, mul_round(t1, 3227, 15));
-    t1 = SUB(t1, mul_round(t7, 6393, 15));
-    t7 = ADD(t7, mul_round(t1, 3227, 15));
-    t5 = ADD(t5, mul_round(t3, 2485, 13));
-    t3 = SUB(t3, mul_round(t5, 18205, 15));
-    t5 = ADD(t5, mul_round(t3, 2485, 13));
-
+    PSNR_HVS_FDCT8(t0, t1, t2, t3, t4, t5, t6, t7);
     out[0 * os] = t0, out[1 * os] = t1, out[2 * os] = t2, out[3 * os] = t3;
     out[4 * os] = t4, out[5 * os] = t5, out[6 * os] = t6, out[7 * os] = t7;
 }
