@@ -526,10 +526,19 @@ static int read_next(VqxInput *in, VqxPicture *pic, uint8_t *bits, char *err, si
     return 1;
 }
 
-/* The high bytes' OR as the bits of 16-bit samples above their low 8. */
-static void give_bits(uint8_t high, uint16_t *sample_bits)
+/* The end of a read that returned `ret`: the picture freed unless a frame
+ * came, else its samples in host order, and the high bytes' OR given as the
+ * bits of 16-bit samples above their low 8. */
+static int finish_read(const VqxInput *in, VqxPicture *pic, int ret, uint8_t high,
+                       uint16_t *sample_bits)
 {
+    if (ret != 1) {
+        vqx_picture_free(pic);
+        return ret;
+    }
+    to_host_order(in, pic);
     if (sample_bits) *sample_bits = (uint16_t)(high << 8);
+    return 1;
 }
 
 int vqx_input_read(VqxInput *in, VqxPicture *pic, uint16_t *sample_bits, char *err,
@@ -539,13 +548,7 @@ int vqx_input_read(VqxInput *in, VqxPicture *pic, uint16_t *sample_bits, char *e
     uint8_t high = 0;
     int ret = prepare_picture(in, pic, err, err_len);
     if (!ret) ret = read_next(in, pic, sample_bits ? &high : NULL, err, err_len);
-    if (ret != 1) {
-        vqx_picture_free(pic);
-        return ret;
-    }
-    to_host_order(in, pic);
-    give_bits(high, sample_bits);
-    return 1;
+    return finish_read(in, pic, ret, high, sample_bits);
 }
 
 int vqx_input_skip(VqxInput *in, unsigned n, char *err, size_t err_len)
@@ -567,13 +570,7 @@ int vqx_input_read_at(VqxInput *in, unsigned frame, VqxPicture *pic, uint16_t *s
     int ret = prepare_picture(in, pic, err, err_len);
     if (!ret) ret = read_positioned(in, in->data_start + frame * stride(in), frame, pic, NULL,
                                     &next, sample_bits ? &high : NULL, err, err_len);
-    if (ret != 1) {
-        vqx_picture_free(pic);
-        return ret;
-    }
-    to_host_order(in, pic);
-    give_bits(high, sample_bits);
-    return 1;
+    return finish_read(in, pic, ret, high, sample_bits);
 }
 
 uint64_t vqx_input_fixed_stride(VqxInput *in)
