@@ -1278,6 +1278,21 @@ unsigned vqx_frames_complete(const VqxContext *ctx)
     return n;
 }
 
+int vqx_import_score(VqxContext *ctx, const char *key, unsigned frame, double value)
+{
+    if (!ctx || !key) return -EINVAL;
+    const char *bad = vqx_key_name_fault(key);
+    if (bad) return refuse_key_name(ctx, "an imported score", key, bad);
+    if (vqx_key_name_reserved(key))
+        return set_error(ctx, -EINVAL, "'%s' names the frame number in the output files", key);
+    unsigned id;
+    if (vqx_collector_key(&ctx->collector, key, &id)) return set_error(ctx, -ENOMEM, "out of memory");
+    const int ret = vqx_collector_put(&ctx->collector, id, frame, value);
+    if (ret == -EEXIST)
+        return set_error(ctx, ret, "frame %u of '%s' already has another value", frame, key);
+    return ret ? set_error(ctx, ret, "out of memory") : 0;
+}
+
 int vqx_score_pooled(const VqxContext *ctx, const char *key, enum VqxPool method,
                      unsigned first, unsigned last, double *value)
 {

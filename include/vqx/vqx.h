@@ -148,6 +148,11 @@ VQX_API const char *vqx_key_name(const VqxContext *ctx, unsigned key);
 /* -ENOENT for an unknown key, -EAGAIN for a frame not (yet) scored. */
 VQX_API int vqx_score_at(const VqxContext *ctx, const char *key,
                          unsigned frame, double *value);
+/* A value computed elsewhere, written as frame `frame`'s value of `key`
+ * (registered when new; it appears in the outputs like any other key).
+ * -EEXIST when that frame of the key already has another value. */
+VQX_API int vqx_import_score(VqxContext *ctx, const char *key, unsigned frame,
+                             double value);
 /* Number of leading frames whose every key (model scores included) is
  * final: a live viewer can read those before the flush. */
 VQX_API unsigned vqx_frames_complete(const VqxContext *ctx);
