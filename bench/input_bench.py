@@ -9,7 +9,9 @@ for later runs), reads it once to warm the page cache, then times, best of
   cat REF DIS > /dev/null                       reading the bytes once
   vqx -r REF -d DIS --feature F -n --threads T  whole process, and the fps it writes
   vqx_bench REF DIS --feature F --threads T     the API on frames held in memory
-                                                (--pool: as many as the CLI reads)
+                                                (--pool: as many as the CLI reads),
+                                                as cold as the CLI (--warmup 0
+                                                --repeat 1), alternating with it
 
 for each feature F and thread count T (0: the calling thread only; the
 default list adds every processor); F "vmaf" is the default model
@@ -83,15 +85,19 @@ def main():
     for feature in args.features.split(","):
         for threads in args.threads.split(","):
             what = [] if feature == "vmaf" else ["--feature", feature]
-            wall, out = best_wall([vqx, "-r", ref, "-d", dis, *what, *(["-n"] if what else []),
-                                   "--threads", threads, "--json", "-o", "-", "-q"], args.runs,
-                                  env=env, stdout=subprocess.PIPE)
-            cli_fps = json.loads(out)["fps"]
+            cli = [vqx, "-r", ref, "-d", dis, *what, *(["-n"] if what else []),
+                   "--threads", threads, "--json", "-o", "-", "-q"]
+            # the API as cold as the CLI: a fresh process, one timed pass over
+            # the same frames and nothing before it; the two alternate
             api = [bench, ref, dis, "--pool", str(args.pool or args.frames), "--frames",
-                   str(args.frames), "--repeat", "1", *what, "--threads", threads]
-            api_fps = max(float(re.search(rb"fps_median=([\d.]+)",
-                                          best_wall(api, 1, stdout=subprocess.PIPE)[1]).group(1))
-                          for _ in range(args.runs))
+                   str(args.frames), "--warmup", "0", "--repeat", "1", *what, "--threads", threads]
+            wall, cli_fps, api_fps = None, 0.0, 0.0
+            for _ in range(args.runs):
+                dt, out = best_wall(cli, 1, env=env, stdout=subprocess.PIPE)
+                wall = dt if wall is None else min(wall, dt)
+                cli_fps = max(cli_fps, json.loads(out)["fps"])
+                out = best_wall(api, 1, stdout=subprocess.PIPE)[1]
+                api_fps = max(api_fps, float(re.search(rb"fps_median=([\d.]+)", out).group(1)))
             goal = "-" if feature == "vmaf" else "yes" if wall <= 2 * cat_s + 0.06 else "no"
             print(f"  {feature:8} {threads:>7} {wall:7.3f} {args.frames / wall:9.1f} {cli_fps:9.1f} "
                   f"{api_fps:9.1f} {cli_fps / api_fps:7.3f} {goal:>20}")
