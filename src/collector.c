@@ -19,6 +19,7 @@ void vqx_collector_free(VqxCollector *c)
         free(c->keys[i].written);
     }
     free(c->keys);
+    free(c->order);
     for (unsigned i = 0; i < c->n_aggregate; i++)
         free(c->aggregate[i].name);
     free(c->aggregate);
@@ -37,6 +38,9 @@ int vqx_collector_find(const VqxCollector *c, const char *name)
 void vqx_collector_truncate(VqxCollector *c, unsigned n_keys)
 {
     pthread_mutex_lock(&c->lock);
+    unsigned listed = 0;
+    for (unsigned r = 0; r < c->n_keys; r++)
+        if (c->order[r] < n_keys) c->order[listed++] = c->order[r];
     while (c->n_keys > n_keys) {
         VqxKeySeries *k = &c->keys[--c->n_keys];
         free(k->name);
@@ -77,13 +81,18 @@ int vqx_collector_key(VqxCollector *c, const char *name, unsigned *id)
     if (c->n_keys == c->cap_keys) {
         const unsigned cap = c->cap_keys ? 2 * c->cap_keys : 32;
         VqxKeySeries *k = realloc(c->keys, cap * sizeof(*k));
-        if (!k) { ret = -ENOMEM; goto out; }
-        c->keys = k;
+        if (k) c->keys = k;
+        unsigned *order = realloc(c->order, cap * sizeof(*order));
+        if (order) c->order = order;
+        if (!k || !order) { ret = -ENOMEM; goto out; }
         c->cap_keys = cap;
     }
     VqxKeySeries *k = &c->keys[c->n_keys];
     memset(k, 0, sizeof(*k));
+    k->first = (VqxWriteStamp){ UINT_MAX, UINT_MAX, UINT_MAX };
     if (!(k->name = strdup(name))) { ret = -ENOMEM; goto out; }
+    /* not written yet: listed after every written key */
+    c->order[c->n_keys] = c->n_keys;
     *id = c->n_keys++;
     ret = 0;
 out:
@@ -112,7 +121,33 @@ static int grow(VqxKeySeries *k, unsigned frame)
     return 0;
 }
 
-int vqx_collector_put(VqxCollector *c, unsigned id, unsigned frame, double value)
+static int stamp_cmp(VqxWriteStamp a, VqxWriteStamp b)
+{
+    if (a.call != b.call) return a.call < b.call ? -1 : 1;
+    if (a.writer != b.writer) return a.writer < b.writer ? -1 : 1;
+    return a.seq < b.seq ? -1 : a.seq > b.seq;
+}
+
+/* Key `a` is listed before key `b`. */
+static bool listed_before(const VqxCollector *c, unsigned a, unsigned b)
+{
+    const int cmp = stamp_cmp(c->keys[a].first, c->keys[b].first);
+    return cmp < 0 || (cmp == 0 && a < b);
+}
+
+/* Key `id` has an earlier first write: move it up to its rank. Only a
+ * key's first writes do, so this is rare after the first frames. */
+static void relist(VqxCollector *c, unsigned id)
+{
+    unsigned r = 0;
+    while (c->order[r] != id) r++;
+    for (; r > 0 && listed_before(c, id, c->order[r - 1]); r--)
+        c->order[r] = c->order[r - 1];
+    c->order[r] = id;
+}
+
+int vqx_collector_put(VqxCollector *c, unsigned id, unsigned frame, double value,
+                      VqxWriteStamp when)
 {
     pthread_mutex_lock(&c->lock);
     VqxKeySeries *k = &c->keys[id];
@@ -126,8 +161,20 @@ int vqx_collector_put(VqxCollector *c, unsigned id, unsigned frame, double value
         k->written[frame] = 1;
         if (frame >= c->n_frames) c->n_frames = frame + 1;
     }
+    if (!ret && stamp_cmp(when, k->first) < 0) {
+        k->first = when;
+        relist(c, id);
+    }
     pthread_mutex_unlock(&c->lock);
     return ret;
+}
+
+const char *vqx_collector_listed_name(VqxCollector *c, unsigned rank)
+{
+    pthread_mutex_lock(&c->lock);
+    const char *name = rank < c->n_keys ? c->keys[c->order[rank]].name : NULL;
+    pthread_mutex_unlock(&c->lock);
+    return name;
 }
 
 bool vqx_collector_get(VqxCollector *c, unsigned id, unsigned frame, double *value)

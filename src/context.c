@@ -33,9 +33,12 @@
 
 struct Feature;
 
+/* One call of an extractor: its writes are stamped with the call's frame
+ * and their sequence (VqxWriteStamp). */
 struct VqxSink {
     VqxContext *ctx;
     struct Feature *feature;
+    unsigned call, seq;
 };
 
 typedef struct Feature {
@@ -47,6 +50,7 @@ typedef struct Feature {
     bool *state_busy;
     unsigned n_states;
     unsigned *key_ids;        /* collector id of each fex->keys entry */
+    uint64_t flush_keys;      /* the CPU extractor's flush_keys */
     bool initialized;
     bool failed;
     char error[ERR_LEN];
@@ -172,10 +176,22 @@ const char *vqx_last_error(const VqxContext *ctx)
 
 /* ---- sink: what extractors call ---- */
 
+void vqx_sink_start_call(VqxSink *sink, unsigned frame)
+{
+    sink->call = frame;
+    sink->seq = 0;
+}
+
 int vqx_emit(VqxSink *sink, unsigned key, unsigned frame, double value)
 {
-    const unsigned id = sink->feature->key_ids[key];
-    const int ret = vqx_collector_put(&sink->ctx->collector, id, frame, value);
+    const Feature *f = sink->feature;
+    const unsigned id = f->key_ids[key];
+    /* stamped where libvmaf writes it: in this call, or in the flush for
+     * the keys libvmaf leaves to it */
+    const bool at_flush = key < 64 && (f->flush_keys >> key & 1);
+    const unsigned writer = VQX_WRITER_CALLER + 1 + (unsigned)(f - sink->ctx->features);
+    const VqxWriteStamp when = { at_flush ? VQX_CALL_FLUSH : sink->call, writer, sink->seq++ };
+    const int ret = vqx_collector_put(&sink->ctx->collector, id, frame, value, when);
     /* Another instance wrote another value (e.g. two cambi with full_ref:
      * no option names cambi_source): the result would depend on the order
      * of writes, so the run fails, as libvmaf's does. */
@@ -326,6 +342,7 @@ int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
     Feature *f = &fs[ctx->n_features];
     memset(f, 0, sizeof(*f));
     f->fex = fex;
+    f->flush_keys = cpu_of(fex)->flush_keys;
     f->option_text = text;
     snprintf(f->identity, sizeof(f->identity), "%s", identity);
 
@@ -341,8 +358,7 @@ int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
     }
     f->states[0] = probe;
 
-    /* Keys are registered now, in request order, so that the output order
-     * does not depend on which thread writes first. */
+    /* Keys are registered now; they are listed by their first write. */
     const unsigned first_key = ctx->collector.n_keys;
     for (unsigned k = 0; k < n_keys; k++) {
         char name[2 * KEY_LEN];
@@ -388,7 +404,8 @@ static int select_backend(VqxContext *ctx, const VqxFeatureExtractor **fex)
 int vqx_use_feature(VqxContext *ctx, const char *name, const char *options)
 {
     if (!ctx || !name) return -EINVAL;
-    const VqxFeatureExtractor *fex = vqx_registry_find(name, VQX_BACKEND_CPU);
+    const VqxFeatureExtractor *fex = vqx_registry_find(vqx_registry_canonical_name(name),
+                                                       VQX_BACKEND_CPU);
     int ret = select_backend(ctx, &fex);
     if (ret) return ret;
     if (!fex) {
@@ -488,8 +505,7 @@ int vqx_use_model(VqxContext *ctx, const char *spec)
         p.in_ids[i] = f->key_ids[k];
     }
     if (!ret) ret = check_model_keys(ctx, p.model, spec);
-    /* the score key now; a bootstrap model's further outputs at the start,
-     * after every model's score, as libvmaf orders them */
+    /* the score key now; a bootstrap model's further outputs at the start */
     if (!ret && vqx_collector_key(&ctx->collector, vqx_model_output_name(p.model, 0), &p.out_ids[0]))
         ret = set_error(ctx, -ENOMEM, "out of memory");
     if (ret) {
@@ -526,8 +542,12 @@ static void run_predictions(VqxContext *ctx)
                          vqx_model_output_name(p->model, 0), n);
                 break;
             }
-            for (unsigned o = 0; o < p->n_out; o++)
-                vqx_collector_put(&ctx->collector, p->out_ids[o], n, p->out_values[o]);
+            /* libvmaf's CLI scores the models after the flush, in order,
+             * then the further outputs of the bootstrap ones */
+            for (unsigned o = 0; o < p->n_out; o++) {
+                const VqxWriteStamp when = { VQX_CALL_MODELS, o ? ctx->n_predictors + pi : pi, o };
+                vqx_collector_put(&ctx->collector, p->out_ids[o], n, p->out_values[o], when);
+            }
             p->next_frame++;
         }
     }
@@ -693,7 +713,7 @@ static void run_task(VqxContext *ctx, Task t)
 
     int ret = 0;
     if (!skip) {
-        VqxSink sink = { ctx, f };
+        VqxSink sink = { .ctx = ctx, .feature = f, .call = fr->index };
         ret = f->fex->extract(f->states[slot], &fr->ref, &fr->dis, fr->index, &sink);
     }
 
@@ -947,7 +967,7 @@ static int fall_back_to_cpu(VqxContext *ctx, Feature *f)
 static int start_twin(VqxContext *ctx, Feature *f, const VqxPicture *ref)
 {
     (void)ref;
-    f->sink = (VqxSink){ ctx, f };
+    f->sink = (VqxSink){ .ctx = ctx, .feature = f };
     f->initialized = true;
     int ret = vqx_device_add(ctx->device, f->fex, f->states[0], &f->sink, &ctx->format);
     if (ret == -ENOTSUP && !ctx->settings.strict_backend) {
@@ -1039,7 +1059,7 @@ static int start(VqxContext *ctx, const VqxPicture *ref)
         if (ret == -ENOMEM) return set_error(ctx, ret, "out of memory");
         f->initialized = true;
         for (unsigned s = 0; !ret && s < f->n_states; s++) {
-            VqxSink sink = { ctx, f };
+            VqxSink sink = { .ctx = ctx, .feature = f };
             if (f->fex->init) ret = f->fex->init(f->states[s], &ctx->format, &sink);
             if (ret && !f->error[0])
                 snprintf(f->error, sizeof(f->error), "%s: cannot handle %ux%u %s %u-bit input: %s",
@@ -1196,7 +1216,7 @@ int vqx_flush(VqxContext *ctx)
         for (unsigned s = 1; s < f->n_states && f->fex->merge; s++)
             f->fex->merge(f->states[0], f->states[s]);
         if (f->fex->flush) {
-            VqxSink sink = { ctx, f };
+            VqxSink sink = { .ctx = ctx, .feature = f, .call = VQX_CALL_FLUSH };
             int ret = f->fex->flush(f->states[0], &sink);
             if (ret) {
                 f->failed = true;
@@ -1253,7 +1273,7 @@ unsigned vqx_key_count(const VqxContext *ctx)
 
 const char *vqx_key_name(const VqxContext *ctx, unsigned key)
 {
-    return ctx && key < ctx->collector.n_keys ? ctx->collector.keys[key].name : NULL;
+    return ctx ? vqx_collector_listed_name((VqxCollector *)&ctx->collector, key) : NULL;
 }
 
 int vqx_score_at(const VqxContext *ctx, const char *key, unsigned frame, double *value)
@@ -1287,7 +1307,12 @@ int vqx_import_score(VqxContext *ctx, const char *key, unsigned frame, double va
         return set_error(ctx, -EINVAL, "'%s' names the frame number in the output files", key);
     unsigned id;
     if (vqx_collector_key(&ctx->collector, key, &id)) return set_error(ctx, -ENOMEM, "out of memory");
-    const int ret = vqx_collector_put(&ctx->collector, id, frame, value);
+    /* libvmaf collects an imported score at once: after the frames read so
+     * far, before the next one's extractors (after the flush's writes once
+     * flushed) */
+    const VqxWriteStamp when = ctx->flushed ? (VqxWriteStamp){ VQX_CALL_FLUSH, UINT_MAX, 0 }
+                                            : (VqxWriteStamp){ ctx->n_sent, VQX_WRITER_CALLER, 0 };
+    const int ret = vqx_collector_put(&ctx->collector, id, frame, value, when);
     if (ret == -EEXIST)
         return set_error(ctx, ret, "frame %u of '%s' already has another value", frame, key);
     return ret ? set_error(ctx, ret, "out of memory") : 0;

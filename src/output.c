@@ -1,7 +1,8 @@
 /*
  * Output files with libvmaf's structure and names: XML, JSON, CSV and SUB.
- * Keys appear in the order they were registered; a key with no value at all
- * is left out, as libvmaf only lists what was written.
+ * Keys appear in the order libvmaf's collector has them, that of their first
+ * write (VqxCollector.order); a key with no value at all is left out, as
+ * libvmaf only lists what was written.
  */
 #include <errno.h>
 #include <math.h>
@@ -159,8 +160,8 @@ static void write_xml(const Writer *w, double fps)
     for (unsigned i = 0; i < w->n_frames; i++) {
         if (!frame_listed(w, i)) continue;
         fprintf(w->f, "    <frame frameNum=\"%u\" ", i);
-        for (unsigned j = 0; j < w->c->n_keys; j++) {
-            const VqxKeySeries *k = &w->c->keys[j];
+        for (unsigned r = 0; r < w->c->n_keys; r++) {
+            const VqxKeySeries *k = &w->c->keys[w->c->order[r]];
             if (!key_at(k, i)) continue;
             format_number(num, sizeof(num), k->value[i], w->precision);
             fprintf(w->f, "%s=\"%s\" ", k->name, num);
@@ -169,7 +170,8 @@ static void write_xml(const Writer *w, double fps)
     }
     fprintf(w->f, "  </frames>\n");
     fprintf(w->f, "  <pooled_metrics>\n");
-    for (unsigned j = 0; j < w->c->n_keys; j++) {
+    for (unsigned r = 0; r < w->c->n_keys; r++) {
+        const unsigned j = w->c->order[r];
         const VqxKeySeries *k = &w->c->keys[j];
         if (!key_has_values(k)) continue;
         fputs("    <metric name=\"", w->f);
@@ -219,8 +221,8 @@ static void write_json(const Writer *w, double fps)
         fprintf(w->f, "%s    {\n      \"frameNum\": %u,\n      \"metrics\": {", first_frame ? "\n" : ",\n", i);
         first_frame = false;
         bool first = true;
-        for (unsigned j = 0; j < w->c->n_keys; j++) {
-            const VqxKeySeries *k = &w->c->keys[j];
+        for (unsigned r = 0; r < w->c->n_keys; r++) {
+            const VqxKeySeries *k = &w->c->keys[w->c->order[r]];
             if (!key_at(k, i)) continue;
             format_json_number(num, sizeof(num), k->value[i], w->precision);
             fputs(first ? "\n        " : ",\n        ", w->f);
@@ -233,7 +235,8 @@ static void write_json(const Writer *w, double fps)
     fprintf(w->f, "\n  ],\n");
     fprintf(w->f, "  \"pooled_metrics\": {");
     bool first_key = true;
-    for (unsigned j = 0; j < w->c->n_keys; j++) {
+    for (unsigned r = 0; r < w->c->n_keys; r++) {
+        const unsigned j = w->c->order[r];
         const VqxKeySeries *k = &w->c->keys[j];
         if (!key_has_values(k)) continue;
         fputs(first_key ? "\n    " : ",\n    ", w->f);
@@ -274,14 +277,16 @@ static void write_csv(const Writer *w)
 {
     char num[64];
     fprintf(w->f, "Frame,");
-    for (unsigned j = 0; j < w->c->n_keys; j++)
-        if (key_has_values(&w->c->keys[j])) fprintf(w->f, "%s,", w->c->keys[j].name);
+    for (unsigned r = 0; r < w->c->n_keys; r++) {
+        const VqxKeySeries *k = &w->c->keys[w->c->order[r]];
+        if (key_has_values(k)) fprintf(w->f, "%s,", k->name);
+    }
     fprintf(w->f, "\n");
     for (unsigned i = 0; i < w->n_frames; i++) {
         if (!frame_listed(w, i)) continue;
         fprintf(w->f, "%u,", i);
-        for (unsigned j = 0; j < w->c->n_keys; j++) {
-            const VqxKeySeries *k = &w->c->keys[j];
+        for (unsigned r = 0; r < w->c->n_keys; r++) {
+            const VqxKeySeries *k = &w->c->keys[w->c->order[r]];
             if (!key_has_values(k)) continue;
             /* a column keeps its place even where a frame lacks the value */
             if (key_at(k, i)) {
@@ -300,8 +305,8 @@ static void write_sub(const Writer *w)
     for (unsigned i = 0; i < w->n_frames; i++) {
         if (!frame_listed(w, i)) continue;
         fprintf(w->f, "{%u}{%u}frame: %u|", i, i + 1, i);
-        for (unsigned j = 0; j < w->c->n_keys; j++) {
-            const VqxKeySeries *k = &w->c->keys[j];
+        for (unsigned r = 0; r < w->c->n_keys; r++) {
+            const VqxKeySeries *k = &w->c->keys[w->c->order[r]];
             if (!key_at(k, i)) continue;
             format_number(num, sizeof(num), k->value[i], w->precision);
             fprintf(w->f, "%s: %s|", k->name, num);

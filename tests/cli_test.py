@@ -109,6 +109,25 @@ if res:
 _, res2 = json_run("--feature", "psnr", "-n", "--threads", "2")
 check(res2 and res and res2["frames"] == res["frames"], "--threads 2 equals --threads 0")
 
+# keys in libvmaf's order: the model's features (requested first, as libvmaf's CLI
+# does), then --feature's, then the model's score
+_, res = json_run("--feature", "psnr", "--threads", "2")
+keys = list(res["frames"][0]["metrics"]) if res else []
+check(keys[:1] == ["integer_adm2"] and keys[-1:] == ["vmaf"]
+      and keys.index("psnr_y") > keys.index("integer_vif_scale3")
+      and list(res["pooled_metrics"]) == keys, f"key order of model and feature: {keys}")
+
+# libvmaf's CUDA extractor names are aliases of the same extractors: same keys,
+# values and options, on the backend the settings choose
+for spec in ("vif", "adm=adm_enhn_gain_limit=1.0", "motion=motion_force_zero=true"):
+    name, _, options = spec.partition("=")
+    alias = f"{name}_cuda" + (f"={options}" if options else "")
+    _, plain = json_run("--feature", spec, "-n")
+    _, cuda_named = json_run("--feature", alias, "-n")
+    check(plain and cuda_named and all(plain[k] == cuda_named[k] for k in
+                                       ("frames", "pooled_metrics", "aggregate_metrics", "backends")),
+          f"--feature {alias} gives the output of --feature {spec}")
+
 _, res = json_run("--feature", "psnr=enable_mse=true:enable_apsnr=true", "-n")
 m0 = res["frames"][0]["metrics"] if res else {}
 check("mse_y" in m0 and "mse_cr" in m0, "enable_mse writes mse keys")
@@ -457,7 +476,9 @@ bad([*PSNR, "-o", OUTDIR], 5, "outdir", "a folder as output")
 ONE = ["-r", REF, "-d", DIS, "--frame_cnt", "1"]
 for args, needle, what in (
         (["-m", "version=vmaf_v0.6.1:name=psnr_y", "--feature", "psnr"],
-         "its output 'psnr_y' is also a key of feature psnr", "a model named like a feature's key"),
+         # the CLI requests models first, as libvmaf's does: the feature is refused
+         "feature psnr writes the key 'psnr_y', which model 'psnr_y' also writes",
+         "a model named like a feature's key"),
         (["-m", "version=vmaf_v0.6.1:name=integer_adm2"],
          "its output 'integer_adm2' is also a key of feature adm", "a model named like its own input"),
         (["-m", "version=vmaf_v0.6.1", "-m", "version=vmaf_v0.6.1neg:name=integer_vif_scale0"],

@@ -13,6 +13,10 @@ compared instead, on the given inputs (.y4m, or raw with the file's geometry):
 tests/data/golden holds such a file for the bundled sample pair, so a checkout
 without ../shared still compares against libvmaf.
 
+With --key-order the run is computed whole (every model and feature upstream
+took) and the keys of every frame's metrics, and of pooled_metrics, must come
+in the golden per_frame order, which is libvmaf's.
+
 Exit 0 when every value is equal, 1 on any difference, 77 (meson's skip)
 when ../shared is absent, or when upstream refused every requested item for
 every pair compared.
@@ -109,6 +113,53 @@ def pair_from_json(args):
     return pair_id, golden, skipped, inputs
 
 
+def check_key_order(args, pairs):
+    """Every model and feature of the run that upstream took, at once: the
+    keys of each frame and the pooled ones in the golden (libvmaf's) order."""
+    checked = failed = 0
+    for pair_id, golden, skipped, inputs in pairs:
+        run = next(r for r in golden["runs"] if r["name"] == args.run)
+        cmd = [args.vqx]
+        models = [m for m in run["models"] if f"model {m}" not in skipped]
+        for spec in models:
+            cmd += ["-m", spec]
+        if not models:
+            cmd.append("-n")
+        for spec in run["features"]:
+            if f"feature {spec}" not in skipped:
+                cmd += ["--feature", spec]
+        want = list(run["per_frame"])
+        cmd += inputs()
+        for threads in args.threads.split(","):
+            with tempfile.NamedTemporaryFile(suffix=".json") as out:
+                full = cmd + ["--threads", threads, "--json", "-o", out.name, "-q"]
+                proc = subprocess.run(full, capture_output=True, text=True)
+                if proc.returncode != 0:
+                    print(f"FAIL {pair_id} threads={threads}: exit {proc.returncode}: "
+                          f"{proc.stderr.strip()}\n  {' '.join(full)}")
+                    failed += 1
+                    continue
+                result = json.load(open(out.name))
+            listings = [(f"frame {f['frameNum']}", list(f["metrics"])) for f in result["frames"]]
+            listings.append(("pooled_metrics", list(result["pooled_metrics"])))
+            for where, got in listings:
+                checked += 1
+                if got != want:
+                    failed += 1
+                    first = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w),
+                                 min(len(got), len(want)))
+                    print(f"FAIL {pair_id} threads={threads} {where}: key {first} is "
+                          f"{got[first] if first < len(got) else None!r}, golden "
+                          f"{want[first] if first < len(want) else None!r}\n  vqx    {got}\n"
+                          f"  golden {want}")
+                    break
+    print(f"{checked - failed} key listings in order, {failed} not")
+    if checked == 0:
+        print("no key order compared")
+        return 1
+    return 1 if failed else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--vqx", required=True)
@@ -127,13 +178,17 @@ def main():
                          "golden run has none of --keys are skipped")
     ap.add_argument("--model-dir", default="",
                     help="load each model by path=DIR/<version>.json instead of version=")
-    ap.add_argument("--keys", required=True,
+    ap.add_argument("--keys", default="",
                     help="comma-separated keys that must be present and equal")
     ap.add_argument("--aggregate", default="", help="comma-separated aggregate keys to compare")
+    ap.add_argument("--key-order", action="store_true",
+                    help="compute the whole run and compare the order of its keys")
     ap.add_argument("--threads", default="0,2")
     ap.add_argument("--pairs", default=os.environ.get("VQX_GOLDEN_PAIRS", ""),
                     help="comma-separated pair ids (default: all, or $VQX_GOLDEN_PAIRS)")
     args = ap.parse_args()
+    if not args.keys and not args.key_order:
+        ap.error("--keys is needed without --key-order")
 
     if args.pair_json:
         if not (args.ref and args.dis):
@@ -146,6 +201,8 @@ def main():
         if pairs is None:
             print(f"SKIP: {args.shared} not found: golden comparison not run")
             return 77
+    if args.key_order:
+        return check_key_order(args, pairs)
     keys = [k for k in args.keys.split(",") if k]
     aggregates = [k for k in args.aggregate.split(",") if k]
 

@@ -168,6 +168,35 @@ static void test_option_parsing(void)
     CHECK(!strcmp(vqx_key_alias("psnr_y"), "psnr_y"));
 }
 
+/* ---- key order ---- */
+
+/* Keys are listed by their earliest write, whatever order the writes come
+ * in (threads), unwritten ones last. */
+static void test_key_order(void)
+{
+    VqxCollector c;
+    CHECK(vqx_collector_init(&c) == 0);
+    unsigned a, b, unwritten;
+    CHECK(vqx_collector_key(&c, "a", &a) == 0);
+    CHECK(vqx_collector_key(&c, "unwritten", &unwritten) == 0);
+    CHECK(vqx_collector_key(&c, "b", &b) == 0);
+    CHECK(vqx_collector_put(&c, a, 3, 1.0, (VqxWriteStamp){ 3, 0, 0 }) == 0);
+    CHECK(vqx_collector_put(&c, b, 1, 1.0, (VqxWriteStamp){ 1, 2, 0 }) == 0);
+    CHECK(!strcmp(vqx_collector_listed_name(&c, 0), "b"));
+    CHECK(!strcmp(vqx_collector_listed_name(&c, 1), "a"));
+    CHECK(!strcmp(vqx_collector_listed_name(&c, 2), "unwritten"));
+    CHECK(vqx_collector_listed_name(&c, 3) == NULL);
+    /* frame 1 of `a` arrives late, from an earlier extractor */
+    CHECK(vqx_collector_put(&c, a, 1, 1.0, (VqxWriteStamp){ 1, 1, 5 }) == 0);
+    CHECK(!strcmp(vqx_collector_listed_name(&c, 0), "a"));
+    CHECK(!strcmp(vqx_collector_listed_name(&c, 1), "b"));
+    vqx_collector_truncate(&c, 2);
+    CHECK(!strcmp(vqx_collector_listed_name(&c, 0), "a"));
+    CHECK(!strcmp(vqx_collector_listed_name(&c, 1), "unwritten"));
+    CHECK(vqx_collector_listed_name(&c, 2) == NULL);
+    vqx_collector_free(&c);
+}
+
 /* ---- pooling ---- */
 
 static void test_pooling(void)
@@ -177,7 +206,7 @@ static void test_pooling(void)
     unsigned id;
     CHECK(vqx_collector_key(&c, "k", &id) == 0);
     const double v[4] = { 1.0, 3.0, 2.0, 6.0 };
-    for (unsigned i = 0; i < 4; i++) vqx_collector_put(&c, id, i, v[i]);
+    for (unsigned i = 0; i < 4; i++) vqx_collector_put(&c, id, i, v[i], (VqxWriteStamp){ i, 0, 0 });
     double r;
     CHECK(vqx_collector_pool(&c, id, VQX_POOL_MIN, 0, 3, 0, &r) == 0 && r == 1.0);
     CHECK(vqx_collector_pool(&c, id, VQX_POOL_MAX, 0, 3, 0, &r) == 0 && r == 6.0);
@@ -320,6 +349,7 @@ static void test_output_formats(void)
 int main(void)
 {
     test_option_parsing();
+    test_key_order();
     test_pooling();
     test_pipeline();
     test_mismatch();

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context.h"
 #include "feature/motion.h"
 #include "vqx/vqx.h"
 
@@ -137,8 +138,11 @@ static int run_feature_mask(const Clip *c, const char *name, const char *opts, u
         ret = vqx_send_pictures(ctx, &r, &d);
     }
     if (!ret) ret = vqx_flush(ctx);
+    /* the k-th key of the extractor's table is the collector's k-th (its
+     * registration order; vqx_key_name lists them in libvmaf's order) */
+    const VqxCollector *collector = ctx ? vqx_ctx_collector(ctx) : NULL;
     for (unsigned k = 0; k < MAX_KEYS; k++) {
-        const char *key = k < vqx_key_count(ctx) ? vqx_key_name(ctx, k) : NULL;
+        const char *key = collector && k < collector->n_keys ? collector->keys[k].name : NULL;
         for (unsigned f = 0; f < MAX_FRAMES; f++)
             if (!key || vqx_score_at(ctx, key, f, &out[k][f])) out[k][f] = NONE;
     }

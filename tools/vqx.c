@@ -80,19 +80,20 @@ static int check_inputs(const CliSettings *s, const VqxRawFormat *a, const VqxRa
     return EXIT_INPUT;
 }
 
+/* The models' features first, then --feature's, as libvmaf's CLI requests
+ * them: the order of the extractors orders the output keys. */
 static int configure(VqxContext *ctx, const CliSettings *s)
 {
-    for (unsigned i = 0; i < s->n_features; i++) {
-        if (vqx_use_feature(ctx, s->features[i].name, s->features[i].options)) {
+    const unsigned n_models = s->no_prediction ? 0 : s->n_models ? s->n_models : 1;
+    for (unsigned i = 0; i < n_models; i++) {
+        const char *spec = s->n_models ? s->models[i] : "version=vmaf_v0.6.1";
+        if (vqx_use_model(ctx, spec)) {
             fprintf(stderr, "vqx: %s\n", vqx_last_error(ctx));
             return EXIT_USAGE;
         }
     }
-    if (s->no_prediction) return EXIT_OK;
-    const unsigned n_models = s->n_models;
-    for (unsigned i = 0; i < (n_models ? n_models : 1); i++) {
-        const char *spec = n_models ? s->models[i] : "version=vmaf_v0.6.1";
-        if (vqx_use_model(ctx, spec)) {
+    for (unsigned i = 0; i < s->n_features; i++) {
+        if (vqx_use_feature(ctx, s->features[i].name, s->features[i].options)) {
             fprintf(stderr, "vqx: %s\n", vqx_last_error(ctx));
             return EXIT_USAGE;
         }

@@ -103,7 +103,10 @@ VQX_API const char *vqx_last_error(const VqxContext *ctx);
 
 /* Request a feature extractor by name with options "key=value:key=value"
  * (NULL or "" for defaults). Requesting the same extractor with the same
- * effective options twice is harmless. Must precede the first picture. */
+ * effective options twice is harmless. Must precede the first picture.
+ * libvmaf's CUDA names (adm_cuda, vif_cuda, motion_cuda) name the same
+ * extractors as adm, vif and motion: VqxSettings.backend decides where they
+ * run. */
 VQX_API int vqx_use_feature(VqxContext *ctx, const char *name,
                             const char *options);
 
@@ -141,7 +144,10 @@ VQX_API int vqx_flush(VqxContext *ctx);
 VQX_API unsigned vqx_model_count(const VqxContext *ctx);
 VQX_API const char *vqx_model_key(const VqxContext *ctx, unsigned model);
 
-/* Results. Keys are named as libvmaf's output names them. */
+/* Results. Keys are named as libvmaf's output names them; vqx_key_name
+ * lists them in libvmaf's order, that of their first write in a one-thread
+ * libvmaf run (docs/architecture.md, "Key order"), whatever the number of
+ * threads; keys not written yet come last. */
 VQX_API unsigned vqx_frame_count(const VqxContext *ctx);
 VQX_API unsigned vqx_key_count(const VqxContext *ctx);
 VQX_API const char *vqx_key_name(const VqxContext *ctx, unsigned key);
@@ -149,7 +155,8 @@ VQX_API const char *vqx_key_name(const VqxContext *ctx, unsigned key);
 VQX_API int vqx_score_at(const VqxContext *ctx, const char *key,
                          unsigned frame, double *value);
 /* A value computed elsewhere, written as frame `frame`'s value of `key`
- * (registered when new; it appears in the outputs like any other key).
+ * (registered when new; it appears in the outputs like any other key, listed
+ * where libvmaf lists an imported score: by the frames sent before it).
  * -EEXIST when that frame of the key already has another value. */
 VQX_API int vqx_import_score(VqxContext *ctx, const char *key, unsigned frame,
                              double value);

@@ -450,6 +450,7 @@ static int finish(VqxDevice *dev, unsigned s)
     for (unsigned i = 0; i < dev->n_members; i++) {
         const Member *m = &dev->members[i];
         if (!m->temporal && !sl->sampled) continue;
+        vqx_sink_start_call(m->sink, sl->index);
         ret = m->fex->collect(m->state, dev->result_host[s] + m->result_off, sl->index, m->sink);
         if (ret) {
             snprintf(dev->error, sizeof(dev->error), "%s: frame %u: cannot store its results",

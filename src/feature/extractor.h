@@ -89,6 +89,9 @@ static inline unsigned vqx_plane_h(const VqxFrameFormat *fmt, unsigned p)
  * `keys` table; `frame` may be an earlier frame (temporal features). */
 typedef struct VqxSink VqxSink;
 int vqx_emit(VqxSink *sink, unsigned key, unsigned frame, double value);
+/* The backend's sink of a device twin: what follows are the writes of the
+ * twin's call for `frame` (its collect), as a CPU extract's would be. */
+void vqx_sink_start_call(VqxSink *sink, unsigned frame);
 int vqx_emit_aggregate(VqxSink *sink, const char *name, double value);
 /* Sets the one-line reason for a failure; returns err for tail calls. */
 int vqx_fail(VqxSink *sink, int err, const char *fmt, ...)
@@ -123,6 +126,10 @@ typedef struct VqxFeatureExtractor {
     /* Bit k set: keys[k] keeps its plain name whatever the options (libvmaf
      * suffixes only the keys of its provided_features list). */
     uint64_t unsuffixed_keys;
+    /* Bit k set: libvmaf writes keys[k] only in its flush, which vqx may
+     * write frame by frame: the key is listed where libvmaf's flush puts it
+     * (vqx_key_name). Twins take their CPU extractor's. */
+    uint64_t flush_keys;
     const VqxOption *options;    /* terminated by an entry with name NULL */
     size_t state_size;           /* options live inside the state */
 

@@ -124,8 +124,8 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     const double ansnr = noise == 0 ? s->psnr_max : 10.0 * log10(signal / noise);
     const double floor_noise = noise > 1e-10 ? noise : 1e-10;
     const double anpsnr = 10 * log10(s->peak * s->peak * s->w * s->h / floor_noise);
-    return vqx_emit(sink, KEY_ANSNR, frame, ansnr) |
-           vqx_emit(sink, KEY_ANPSNR, frame, anpsnr < s->psnr_max ? anpsnr : s->psnr_max);
+    const int err = vqx_emit(sink, KEY_ANSNR, frame, ansnr);
+    return err | vqx_emit(sink, KEY_ANPSNR, frame, anpsnr < s->psnr_max ? anpsnr : s->psnr_max);
 }
 
 static void close_float_ansnr(void *priv)

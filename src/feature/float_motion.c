@@ -224,7 +224,8 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     FloatMotionState *s = priv;
     int err = 0;
     if (s->force_zero) {
-        err = vqx_emit(sink, KEY_MOTION2, frame, 0.0) | vqx_emit(sink, KEY_MOTION3, frame, 0.0);
+        err = vqx_emit(sink, KEY_MOTION2, frame, 0.0);
+        err |= vqx_emit(sink, KEY_MOTION3, frame, 0.0);
         if (s->debug) err |= vqx_emit(sink, KEY_MOTION, frame, 0.0);
         return err;
     }
@@ -267,9 +268,9 @@ static int flush(void *priv, VqxSink *sink)
     if (s->force_zero || !s->started) return 0;
     if (s->last_frame == 0) return vqx_emit(sink, KEY_MOTION3, 0, 0.0);
     const double weighted = s->prev_score * s->fps_weight;
-    return vqx_emit(sink, KEY_MOTION2, s->last_frame, cap(weighted, s->max_val)) |
-           vqx_emit(sink, KEY_MOTION3, s->last_frame,
-                    cap(blend(weighted, s->blend_factor, s->blend_offset), s->max_val));
+    const int err = vqx_emit(sink, KEY_MOTION2, s->last_frame, cap(weighted, s->max_val));
+    return err | vqx_emit(sink, KEY_MOTION3, s->last_frame,
+                          cap(blend(weighted, s->blend_factor, s->blend_offset), s->max_val));
 }
 
 static void close_float_motion(void *priv)

@@ -110,15 +110,19 @@ static int emit_smoothed(MotionState *s, VqxSink *sink, unsigned i, double motio
     const double processed = cap(blend(motion2, s->blend_factor, s->blend_offset), s->max_val);
     const double motion3 = s->moving_average ? (processed + s->prev_processed) / 2.0 : processed;
     s->prev_processed = processed;
-    return vqx_emit(sink, KEY_MOTION2, i, motion2) | vqx_emit(sink, KEY_MOTION3, i, motion3);
+    /* one after the other: the order of writes orders the keys */
+    const int err = vqx_emit(sink, KEY_MOTION2, i, motion2);
+    return err | vqx_emit(sink, KEY_MOTION3, i, motion3);
 }
 
 /* Frames before the first SAD score: motion2 0, motion3 `stamp`. */
 static int emit_unscored(MotionState *s, VqxSink *sink, unsigned n, double stamp)
 {
     int err = 0;
-    for (unsigned i = 0; i < n; i++)
-        err |= vqx_emit(sink, KEY_MOTION2, i, 0.0) | vqx_emit(sink, KEY_MOTION3, i, stamp);
+    for (unsigned i = 0; i < n; i++) {
+        err |= vqx_emit(sink, KEY_MOTION2, i, 0.0);
+        err |= vqx_emit(sink, KEY_MOTION3, i, stamp);
+    }
     s->prev_processed = stamp;
     return err;
 }
@@ -197,6 +201,8 @@ const VqxFeatureExtractor vqx_fex_motion = {
     .backend = VQX_BACKEND_CPU,
     .flags = VQX_FEX_TEMPORAL | VQX_FEX_LUMA_ONLY,
     .keys = vqx_motion_keys,
+    /* libvmaf computes motion2 and motion3 of every frame in its flush */
+    .flush_keys = 1u << KEY_MOTION2 | 1u << KEY_MOTION3,
     .options = vqx_motion_options,
     .state_size = sizeof(MotionState),
     .init = init,

@@ -67,6 +67,21 @@ const VqxFeatureExtractor *vqx_registry_at(unsigned i)
     return i < sizeof(extractors) / sizeof(extractors[0]) ? extractors[i] : NULL;
 }
 
+/* libvmaf's names of its CUDA extractors: here the CPU extractors they
+ * twin; the backend setting decides where they run. */
+static const struct { const char *alias, *name; } aliases[] = {
+    { "adm_cuda", "adm" },
+    { "vif_cuda", "vif" },
+    { "motion_cuda", "motion" },
+};
+
+const char *vqx_registry_canonical_name(const char *name)
+{
+    for (unsigned i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+        if (!strcmp(aliases[i].alias, name)) return aliases[i].name;
+    return name;
+}
+
 const VqxFeatureExtractor *vqx_registry_find(const char *name, enum VqxBackend backend)
 {
     for (unsigned i = 0; extractors[i]; i++)

@@ -3,6 +3,9 @@
 
 #include "feature/extractor.h"
 
+/* The name vqx registers the extractor `name` under: the CPU twin's of
+ * libvmaf's CUDA names (vif_cuda: vif), else `name` itself. */
+const char *vqx_registry_canonical_name(const char *name);
 /* The extractor registered under `name` for `backend`, NULL when none. */
 const VqxFeatureExtractor *vqx_registry_find(const char *name, enum VqxBackend backend);
 /* The extractor that provides the internal key `key` (e.g.
