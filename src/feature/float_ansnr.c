@@ -8,16 +8,24 @@
  *
  * The 2-D filters are applied as libvmaf applies them, tap row by tap row in
  * float, with borders mirrored around the half sample (-1 -> 1, w -> w - 1),
- * one output row at a time.
+ * through the DSP table (float_ansnr_dsp.h), a block of rows at a time, on
+ * rows converted to floats when first needed (so that they are still in
+ * the cache).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 
 #include "feature/extractor.h"
+#include "feature/float_ansnr_dsp.h"
 #include "feature/float_picture.h"
 
 #define MARGIN 2
+/* Rows filtered before their energies: the SIMD energies run across rows. */
+#define BLOCK 8
+/* Converted rows kept: the filters read 5 consecutive rows. Row j is in
+ * slot j % RING. */
+#define RING 8
 
 /* Filters, from libvmaf ansnr_tools.c, Netflix, BSD+Patent. */
 #define F16(n) ((float)((n) / 16.0))
@@ -39,8 +47,10 @@ typedef struct FloatAnsnrState {
     double peak, psnr_max;
     int w, h;
     ptrdiff_t stride;
-    float *ref, *dis;       /* planes with MARGIN mirrored columns each side */
-    float *ref_row, *dis_row;
+    float *ref, *dis;           /* RING rows, MARGIN mirrored columns each side */
+    int ref_next, dis_next;     /* the first row of the frame not yet in them */
+    float *ref_rows, *dis_rows; /* BLOCK filtered rows, w floats apart */
+    FloatAnsnrDSPContext dsp;
 } FloatAnsnrState;
 
 enum { KEY_ANSNR, KEY_ANPSNR };
@@ -63,62 +73,58 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     s->w = (int)fmt->w;
     s->h = (int)fmt->h;
     s->stride = (ptrdiff_t)vqx_float_stride(fmt->w + 2 * MARGIN);
-    s->ref = malloc(sizeof(float) * (size_t)s->stride * fmt->h);
-    s->dis = malloc(sizeof(float) * (size_t)s->stride * fmt->h);
-    s->ref_row = malloc(sizeof(float) * fmt->w);
-    s->dis_row = malloc(sizeof(float) * fmt->w);
-    return s->ref && s->dis && s->ref_row && s->dis_row ? 0 : -ENOMEM;
+    s->ref = malloc(sizeof(float) * (size_t)s->stride * RING);
+    s->dis = malloc(sizeof(float) * (size_t)s->stride * RING);
+    s->ref_rows = malloc(sizeof(float) * BLOCK * fmt->w);
+    s->dis_rows = malloc(sizeof(float) * BLOCK * fmt->w);
+    vqx_float_ansnr_dsp_init(&s->dsp, fmt->cpu_flags);
+    return s->ref && s->dis && s->ref_rows && s->dis_rows ? 0 : -ENOMEM;
 }
 
-static void load_plane(const FloatAnsnrState *s, float *dst, const VqxPicture *pic)
+/* Row j of pic's luma as floats offset by -128, columns mirrored: rows up
+ * to j converted into the ring first. */
+static const float *ring_row(const FloatAnsnrState *s, float *ring, int *next,
+                             const VqxPicture *pic, int j)
 {
-    vqx_float_plane(dst + MARGIN, s->stride, pic, 0, -128.0f);
-    for (int y = 0; y < s->h; y++) {
-        float *row = dst + y * s->stride + MARGIN;
+    for (; *next <= j; (*next)++) {
+        float *row = ring + (*next % RING) * s->stride + MARGIN;
+        vqx_float_rows(row, 0, pic, 0, (unsigned)*next, 1, -128.0f);
         for (int m = 1; m <= MARGIN; m++) {
             row[-m] = row[mirror(-m, s->w)];
             row[s->w - 1 + m] = row[mirror(s->w - 1 + m, s->w)];
         }
     }
+    return ring + (j % RING) * s->stride + MARGIN;
 }
 
-/* Row y of src filtered by the n x n filter f. */
-static void filter_row(const float *f, int n, const float *src, ptrdiff_t stride,
-                       int w, int h, int y, float *out)
+/* Row y of pic filtered by the n x n filter f. */
+static void filter_row(const FloatAnsnrState *s, const float *f, int n, float *ring, int *next,
+                       const VqxPicture *pic, int y, float *out)
 {
-    const int radius = n / 2;
-    for (int x = 0; x < w; x++) out[x] = 0;
-    for (int i = 0; i < n; i++) {
-        const float *row = src + mirror(y - radius + i, h) * stride + MARGIN - radius;
-        const float *fr = f + i * n;
-        for (int x = 0; x < w; x++) {
-            float inner = 0;
-            for (int j = 0; j < n; j++)
-                inner += fr[j] * row[x + j];
-            out[x] += inner;
-        }
-    }
+    const float *rows[FLOAT_ANSNR_MAX_TAPS];
+    for (int i = 0; i < n; i++) rows[i] = ring_row(s, ring, next, pic, mirror(y - n / 2 + i, s->h));
+    s->dsp.filter_row(f, n, rows, s->w, out);
 }
 
 static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
                    unsigned frame, VqxSink *sink)
 {
     FloatAnsnrState *s = priv;
-    load_plane(s, s->ref, ref);
-    load_plane(s, s->dis, dis);
+    s->ref_next = s->dis_next = 0;
 
     float signal = 0, noise = 0;
-    for (int y = 0; y < s->h; y++) {
-        filter_row(ref_filter, 3, s->ref, s->stride, s->w, s->h, y, s->ref_row);
-        filter_row(dis_filter, 5, s->dis, s->stride, s->w, s->h, y, s->dis_row);
-        float row_signal = 0, row_noise = 0;
-        for (int x = 0; x < s->w; x++) {
-            const float r = s->ref_row[x], d = s->dis_row[x];
-            row_signal += r * r;
-            row_noise += (r - d) * (r - d);
+    for (int y0 = 0; y0 < s->h; y0 += BLOCK) {
+        const int n = s->h - y0 < BLOCK ? s->h - y0 : BLOCK;
+        for (int r = 0; r < n; r++) {
+            filter_row(s, ref_filter, 3, s->ref, &s->ref_next, ref, y0 + r, s->ref_rows + r * s->w);
+            filter_row(s, dis_filter, 5, s->dis, &s->dis_next, dis, y0 + r, s->dis_rows + r * s->w);
         }
-        signal += row_signal;
-        noise += row_noise;
+        float row_signal[BLOCK], row_noise[BLOCK];
+        s->dsp.row_energies(s->ref_rows, s->dis_rows, s->w, s->w, n, row_signal, row_noise);
+        for (int r = 0; r < n; r++) {
+            signal += row_signal[r];
+            noise += row_noise[r];
+        }
     }
 
     const double ansnr = noise == 0 ? s->psnr_max : 10.0 * log10(signal / noise);
@@ -133,8 +139,8 @@ static void close_float_ansnr(void *priv)
     FloatAnsnrState *s = priv;
     free(s->ref);
     free(s->dis);
-    free(s->ref_row);
-    free(s->dis_row);
+    free(s->ref_rows);
+    free(s->dis_rows);
 }
 
 const VqxFeatureExtractor vqx_fex_float_ansnr = {

@@ -7,14 +7,15 @@
 #include <stdlib.h>
 
 #include "feature/extractor.h"
+#include "feature/float_moment_dsp.h"
 #include "feature/float_picture.h"
 
 typedef struct FloatMomentState {
     float *ref_row, *dis_row;
+    FloatMomentDSPContext dsp;
 } FloatMomentState;
 
-enum { KEY_REF1ST, KEY_DIS1ST, KEY_REF2ND, KEY_DIS2ND };
-
+/* in the order of the sums (float_moment_dsp.h) */
 static const char *const keys[] = {
     "float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd", "float_moment_dis2nd", NULL
 };
@@ -23,6 +24,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 {
     (void)sink;
     FloatMomentState *s = priv;
+    vqx_float_moment_dsp_init(&s->dsp, fmt->cpu_flags);
     s->ref_row = malloc(sizeof(float) * fmt->w);
     s->dis_row = malloc(sizeof(float) * fmt->w);
     return s->ref_row && s->dis_row ? 0 : -ENOMEM;
@@ -33,20 +35,14 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
 {
     FloatMomentState *s = priv;
     const int w = (int)ref->w[0], h = (int)ref->h[0];
-    double sum[4] = { 0 };
+    double sum[FLOAT_MOMENT_SUMS] = { 0 };
     for (int y = 0; y < h; y++) {
         vqx_float_rows(s->ref_row, 0, ref, 0, (unsigned)y, 1, 0.0f);
         vqx_float_rows(s->dis_row, 0, dis, 0, (unsigned)y, 1, 0.0f);
-        for (int x = 0; x < w; x++) {
-            const float r = s->ref_row[x], d = s->dis_row[x];
-            sum[KEY_REF1ST] += r;
-            sum[KEY_DIS1ST] += d;
-            sum[KEY_REF2ND] += r * r;
-            sum[KEY_DIS2ND] += d * d;
-        }
+        s->dsp.row_sums(s->ref_row, s->dis_row, w, sum);
     }
     int err = 0;
-    for (unsigned k = 0; k < 4; k++)
+    for (unsigned k = 0; k < FLOAT_MOMENT_SUMS; k++)
         err |= vqx_emit(sink, k, frame, sum[k] / ((double)w * h));
     return err;
 }

@@ -9,10 +9,12 @@
 
 #include "feature/extractor.h"
 #include "feature/float_picture.h"
+#include "feature/float_psnr_dsp.h"
 
 typedef struct FloatPsnrState {
     double peak, psnr_max;
     float *ref_row, *dis_row;
+    FloatPsnrDSPContext dsp;
 } FloatPsnrState;
 
 static const char *const keys[] = { "float_psnr", NULL };
@@ -23,6 +25,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     FloatPsnrState *s = priv;
     s->peak = vqx_float_peak(fmt->bpc);
     s->psnr_max = 6.0 * fmt->bpc + 12.0;
+    vqx_float_psnr_dsp_init(&s->dsp, fmt->cpu_flags);
     s->ref_row = malloc(sizeof(float) * fmt->w);
     s->dis_row = malloc(sizeof(float) * fmt->w);
     return s->ref_row && s->dis_row ? 0 : -ENOMEM;
@@ -37,10 +40,7 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     for (int y = 0; y < h; y++) {
         vqx_float_rows(s->ref_row, 0, ref, 0, (unsigned)y, 1, 0.0f);
         vqx_float_rows(s->dis_row, 0, dis, 0, (unsigned)y, 1, 0.0f);
-        for (int x = 0; x < w; x++) {
-            const float diff = s->ref_row[x] - s->dis_row[x];
-            noise += diff * diff;
-        }
+        noise = s->dsp.row_noise(s->ref_row, s->dis_row, w, noise);
     }
     noise /= (double)w * h;
     const double psnr = 10 * log10(s->peak * s->peak / (noise > 1e-10 ? noise : 1e-10));

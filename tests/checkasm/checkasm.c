@@ -194,6 +194,9 @@ int main(int argc, char **argv)
         checkasm_check_adm(&level);
         checkasm_check_float_adm(&level);
         checkasm_check_float_motion(&level);
+        checkasm_check_float_psnr(&level);
+        checkasm_check_float_ansnr(&level);
+        checkasm_check_float_moment(&level);
         checkasm_check_float_vif(&level);
         checkasm_check_ssim(&level);
         checkasm_check_cambi(&level);

@@ -1,0 +1,7 @@
+/* Float PSNR's row sum in AVX2: 8 samples a step, by float_psnr_simd.h. */
+#include "x86/avx2.h"
+
+#define LANES 8
+#define NAME(f) f##_avx2
+
+#include "x86/float_psnr_simd.h"
