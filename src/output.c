@@ -13,6 +13,7 @@
 
 #include "collector.h"
 #include "context.h"
+#include "plot.h"
 #include "vqx/vqx.h"
 
 static const char *const pool_names[] = {
@@ -335,7 +336,7 @@ int vqx_write_output(const VqxContext *ctx, FILE *f, const VqxOutputSettings *s)
 {
     if (!ctx || !f || !s) return -EINVAL;
     if (s->precision < VQX_PRECISION_MAX || s->precision > 17) return -EINVAL;
-    if ((unsigned)s->format > VQX_OUTPUT_SUB) return -EINVAL;
+    if ((unsigned)s->format > VQX_OUTPUT_SVG) return -EINVAL;
     if (!names_writable(vqx_ctx_collector(ctx))) return -EINVAL;
     const Writer w = {
         .ctx = ctx,
@@ -351,6 +352,7 @@ int vqx_write_output(const VqxContext *ctx, FILE *f, const VqxOutputSettings *s)
     case VQX_OUTPUT_JSON: write_json(&w, s->fps); break;
     case VQX_OUTPUT_CSV:  write_csv(&w); break;
     case VQX_OUTPUT_SUB:  write_sub(&w); break;
+    case VQX_OUTPUT_SVG:  vqx_write_svg(ctx, f); break;
     }
     /* errno of the failed write: "No space left on device" says more than EIO */
     return ferror(f) ? -(errno ? errno : EIO) : 0;

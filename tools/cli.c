@@ -29,6 +29,7 @@ enum {
     ARG_HELP,
     ARG_AOM_CTC,
     ARG_NFLX_CTC,
+    ARG_PLOT,
 };
 
 static const struct option long_options[] = {
@@ -44,6 +45,7 @@ static const struct option long_options[] = {
     { "json",            no_argument,       NULL, ARG_JSON },
     { "csv",             no_argument,       NULL, ARG_CSV },
     { "sub",             no_argument,       NULL, ARG_SUB },
+    { "plot",            required_argument, NULL, ARG_PLOT },
     { "threads",         required_argument, NULL, ARG_THREADS },
     { "feature",         required_argument, NULL, ARG_FEATURE },
     { "subsample",       required_argument, NULL, ARG_SUBSAMPLE },
@@ -101,6 +103,8 @@ static void print_help(const char *app)
            "Output:\n"
            "  -o, --output PATH           write per-frame, pooled and aggregate scores\n"
            "      --xml | --json | --csv | --sub   output format (default xml)\n"
+           "      --plot PATH             also write an SVG plot: one panel per score, the\n"
+           "                              per-frame curve, the mean, the worst frames marked\n"
            "      --precision N|max       decimals (default: libvmaf's 6, 16 for tiny\n"
            "                              values); max prints doubles that round-trip\n"
            "  -q, --quiet                 nothing on stderr but errors\n"
@@ -252,6 +256,7 @@ static int parse_args(CliSettings *s, int argc, char *const *argv)
         case ARG_JSON: s->output_format = VQX_OUTPUT_JSON; break;
         case ARG_CSV:  s->output_format = VQX_OUTPUT_CSV; break;
         case ARG_SUB:  s->output_format = VQX_OUTPUT_SUB; break;
+        case ARG_PLOT: s->plot_path = optarg; break;
         case ARG_THREADS:
             if (parse_unsigned(optarg, &s->threads) || s->threads > 1024)
                 return usage_error(app, "invalid thread count '%s' (0 to 1024)", optarg);

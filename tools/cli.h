@@ -35,6 +35,7 @@ typedef struct CliSettings {
     unsigned n_features;
     const char *output_path;
     enum VqxOutputFormat output_format;
+    const char *plot_path;   /* --plot: an SVG beside the output */
     int precision;
     unsigned threads;
     unsigned cpumask;        /* libvmaf's bits: a set bit disables that SIMD level */

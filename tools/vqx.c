@@ -251,13 +251,12 @@ static bool names_descriptor(const char *path)
  * place, appending: a file behind a descriptor is the shell's to truncate.
  * A new file gets the mode fopen would give it, a replaced one keeps its
  * mode. */
-static int write_results(VqxContext *ctx, const CliSettings *s, double fps, mode_t umask_bits)
+static int write_results(VqxContext *ctx, const char *path, const VqxOutputSettings *s,
+                         mode_t umask_bits)
 {
-    const VqxOutputSettings os = { .format = s->output_format, .precision = s->precision, .fps = fps };
-    const char *path = s->output_path;
     int ret;
     if (!strcmp(path, "-")) {
-        ret = vqx_write_output(ctx, stdout, &os);
+        ret = vqx_write_output(ctx, stdout, s);
         if (!ret && fflush(stdout)) ret = -errno;
         return ret ? output_error("the standard output", -ret) : EXIT_OK;
     }
@@ -266,7 +265,7 @@ static int write_results(VqxContext *ctx, const CliSettings *s, double fps, mode
     if ((exists && !S_ISREG(st.st_mode)) || names_descriptor(path)) {
         FILE *f = fopen(path, "a");
         if (!f) return output_error(path, errno);
-        ret = vqx_write_output(ctx, f, &os);
+        ret = vqx_write_output(ctx, f, s);
         if (fclose(f) && !ret) ret = -errno;
         return ret ? output_error(path, -ret) : EXIT_OK;
     }
@@ -292,7 +291,7 @@ static int write_results(VqxContext *ctx, const CliSettings *s, double fps, mode
         ret = -errno;
         close(fd);
     } else {
-        ret = vqx_write_output(ctx, f, &os);
+        ret = vqx_write_output(ctx, f, s);
         if (fclose(f) && !ret) ret = -errno;
         if (!ret && rename(tmp, target)) ret = -errno;
     }
@@ -396,7 +395,14 @@ int main(int argc, char **argv)
     }
     /* no frame scored: nothing to write, and an existing file stays as it was */
     if (s.output_path && n_frames) {
-        const int out_code = write_results(ctx, &s, fps, umask_bits);
+        const VqxOutputSettings os = { .format = s.output_format, .precision = s.precision,
+                                       .fps = fps };
+        const int out_code = write_results(ctx, s.output_path, &os, umask_bits);
+        if (!code) code = out_code;
+    }
+    if (s.plot_path && n_frames) {
+        const VqxOutputSettings os = { .format = VQX_OUTPUT_SVG, .precision = s.precision };
+        const int out_code = write_results(ctx, s.plot_path, &os, umask_bits);
         if (!code) code = out_code;
     }
     if (!s.quiet) print_summary(ctx, n_frames);

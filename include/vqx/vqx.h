@@ -181,6 +181,9 @@ enum VqxOutputFormat {
     VQX_OUTPUT_JSON,
     VQX_OUTPUT_CSV,
     VQX_OUTPUT_SUB,
+    /* a plot: one panel per key with the per-frame curve, the pooled mean
+     * and the worst frames marked (precision and fps do not apply) */
+    VQX_OUTPUT_SVG,
 };
 
 /* Number formats: libvmaf's (%.6f, or %.16f for values with more than six
