@@ -213,8 +213,11 @@ def ensure_venv(venv):
         return py, None
     shutil.rmtree(venv, ignore_errors=True)
     env = dict(os.environ)
-    if not env.get("PYENV_VERSION", "").startswith("3.12"):
-        env["PYENV_VERSION"] = "3.12.1"  # where pyenv's shims provide python3.12
+    if shutil.which("pyenv") and not env.get("PYENV_VERSION", "").startswith("3.12"):
+        # pyenv's shim runs python3.12 only when a selected version provides it
+        p = subprocess.run(["pyenv", "whence", "python3.12"], capture_output=True, text=True)
+        if p.returncode == 0 and p.stdout.split():
+            env["PYENV_VERSION"] = p.stdout.split()[-1]
     python312 = shutil.which("python3.12")
     if not python312:
         return None, "SKIP: python3.12 not found: the PyAV test needs it for av==19.0.2's wheel"
