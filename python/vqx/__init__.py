@@ -44,7 +44,7 @@ Specs = Union[str, Iterable[str], None]
 
 _LAYOUTS = {"400": 0, "420": 1, "422": 2, "444": 3}
 _BACKENDS = {"cpu": 0, "cuda": 1}
-_FORMATS = {"xml": 0, "json": 1, "csv": 2, "sub": 3}
+_FORMATS = {"xml": 0, "json": 1, "csv": 2, "sub": 3, "svg": 4}
 _POOLS = ("min", "max", "mean", "harmonic_mean")
 # vqx.h's VQX_PRECISION_LIBVMAF and VQX_PRECISION_MAX
 _PRECISIONS = {None: -1, "libvmaf": -1, "max": -2}
@@ -195,13 +195,14 @@ class Result:
 
     def write(self, path: PathLike, fmt: str = "json", *,
               precision: Union[None, str, int] = None) -> None:
-        """Write the CLI's output file: fmt "json", "xml", "csv" or "sub".
+        """Write the CLI's output file: fmt "json", "xml", "csv", "sub", or
+        "svg" (the plot, as plot() writes it).
 
         precision: None or "libvmaf" (libvmaf's %.6f), "max" (every double
         exactly, as ``--precision max``) or a number of decimals 0..17.
         """
         if fmt not in _FORMATS:
-            raise Error(f"unknown output format {fmt!r} (json, xml, csv or sub)")
+            raise Error(f"unknown output format {fmt!r} (json, xml, csv, sub or svg)")
         if isinstance(precision, int) and not isinstance(precision, bool) and 0 <= precision <= 17:
             digits = precision
         elif isinstance(precision, (str, type(None))) and precision in _PRECISIONS:
@@ -209,6 +210,13 @@ class Result:
         else:
             raise Error(f"invalid precision {precision!r} (0 to 17, 'max' or 'libvmaf')")
         self._ctx.write(os.fspath(path), _FORMATS[fmt], digits, self._fps)
+
+    def plot(self, path: PathLike) -> None:
+        """Write an SVG plot, the CLI's ``--plot``: one panel per score with
+        the per-frame curve, a dashed line at the pooled mean, and the three
+        worst frames (lowest; highest for distortion-type keys such as mse,
+        motion, cambi) marked and labelled with their numbers."""
+        self.write(path, "svg")
 
     def __repr__(self) -> str:
         means = ", ".join(f"{k}={self.pooled[k]['mean']:.6f}" for k in self.models

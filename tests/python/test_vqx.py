@@ -1,6 +1,7 @@
 """The vqx Python package against libvmaf's golden values and the CLI, exactly."""
 import json
 import os
+import subprocess
 
 import numpy as np
 import pytest
@@ -63,6 +64,20 @@ def test_sample_cli(cli, sample_golden):
     models, features = run_specs(run, skipped)
     result = vqx.score(SAMPLE_REF, SAMPLE_DIS, model=models, features=features)
     assert_matches_cli(result, run_cli(cli, SAMPLE_REF, SAMPLE_DIS, models, features))
+
+
+def test_plot_equals_cli(cli, tmp_path):
+    features = ("psnr", "cambi")
+    result = vqx.score(SAMPLE_REF, SAMPLE_DIS, features=features)
+    result.plot(tmp_path / "py.svg")
+    cmd = [cli, "-r", str(SAMPLE_REF), "-d", str(SAMPLE_DIS), "--plot", str(tmp_path / "cli.svg"),
+           "-q"]
+    for spec in features:
+        cmd += ["--feature", spec]
+    subprocess.run(cmd, check=True)
+    svg = (tmp_path / "py.svg").read_bytes()
+    assert svg == (tmp_path / "cli.svg").read_bytes()
+    assert svg.count(b"<g>") == len([k for k in result.keys if k in result.pooled])
 
 
 def test_sample_cli_options(cli):
