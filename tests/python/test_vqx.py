@@ -12,10 +12,17 @@ from conftest import (SAMPLE_DIS, SAMPLE_REF, SHARED, assert_frames_equal, asser
 
 # companion features compared on the clips of ../shared (the sample gets every one)
 COMPANIONS = ("psnr", "float_ssim", "ciede", "psnr_hvs")
-# one pair per bit depth and layout the clips have, kept small
-SHARED_PAIRS = ("nf_src01_576x324_3f_420p8", "nf_src01_576x324_3f_420p10le",
-                "nf_src01_576x324_3f_420p12le", "nf_src01_576x324_3f_420p16le",
-                "deb_cockatoo_x264_150k_1280x720_8f_444p8")
+
+
+def _shared_pair_ids():
+    """Every pair of ../shared's manifest (one id, which then skips, without it)."""
+    manifest = SHARED / "golden" / "MANIFEST.json"
+    if not manifest.exists():
+        return ("nf_src01_576x324_3f_420p8",)
+    return tuple(p["id"] for p in json.loads(manifest.read_text())["pairs"])
+
+
+SHARED_PAIRS = _shared_pair_ids()
 
 
 def sample_run(sample_golden, name):
