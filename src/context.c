@@ -115,8 +115,14 @@ struct VqxContext {
      * stream's pictures then stop costing a fresh allocation (and its page
      * faults) every frame. Pinned when the cuda backend is open. */
     /* range_planes: planes a reader found within the bit depth's peak since
-     * the buffer was lent (vqx_ctx_check_range) */
-    struct PoolBuffer { void *buf; size_t size; bool lent; unsigned range_planes; } *pool;
+     * the buffer was lent (vqx_ctx_check_range); on_device: device memory
+     * (vqx_ctx_device_picture_alloc) */
+    struct PoolBuffer {
+        void *buf;
+        size_t size;
+        bool lent, on_device;
+        unsigned range_planes;
+    } *pool;
     unsigned n_pool, cap_pool;
     bool pool_pinned;
 };
@@ -609,16 +615,18 @@ void vqx_ctx_pool_release(VqxContext *ctx, void *buf)
     pthread_mutex_unlock(&ctx->lock);
 }
 
-static void *pool_new_buffer(const VqxContext *ctx, size_t size)
+static void *pool_new_buffer(const VqxContext *ctx, size_t size, bool on_device)
 {
+    if (on_device) return vqx_device_memory_alloc(ctx->device, size);
     /* pool sizes are multiples of 64, as aligned_alloc wants */
     return ctx->pool_pinned ? vqx_device_host_alloc(size) : aligned_alloc(64, size);
 }
 
-static void pool_free_buffer(const VqxContext *ctx, void *buf)
+static void pool_free_buffer(const VqxContext *ctx, const struct PoolBuffer *b)
 {
-    if (ctx->pool_pinned) vqx_device_host_free(buf);
-    else free(buf);
+    if (b->on_device) vqx_device_memory_free(ctx->device, b->buf);
+    else if (ctx->pool_pinned) vqx_device_host_free(b->buf);
+    else free(b->buf);
 }
 
 int vqx_picture_alloc_from(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout layout,
@@ -627,8 +635,10 @@ int vqx_picture_alloc_from(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout
     return vqx_ctx_picture_alloc(ctx, pic, layout, bpc, w, h, VQX_ALL_PLANES);
 }
 
-int vqx_ctx_picture_alloc(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout layout,
-                          unsigned bpc, unsigned w, unsigned h, unsigned planes)
+/* A pool picture in host memory (pinned on a cuda context) or in device
+ * memory. */
+static int pool_picture(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout layout,
+                        unsigned bpc, unsigned w, unsigned h, unsigned planes, bool on_device)
 {
     if (!ctx || !pic) return -EINVAL;
     const size_t size = vqx_picture_layout(pic, layout, bpc, w, h, planes);
@@ -636,7 +646,8 @@ int vqx_ctx_picture_alloc(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout 
     pthread_mutex_lock(&ctx->lock);
     void *buf = NULL;
     for (unsigned i = 0; i < ctx->n_pool && !buf; i++) {
-        if (!ctx->pool[i].lent && ctx->pool[i].size == size) {
+        if (!ctx->pool[i].lent && ctx->pool[i].size == size &&
+            ctx->pool[i].on_device == on_device) {
             ctx->pool[i].lent = true;
             ctx->pool[i].range_planes = 0;
             buf = ctx->pool[i].buf;
@@ -645,7 +656,7 @@ int vqx_ctx_picture_alloc(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout 
     pthread_mutex_unlock(&ctx->lock);
     if (!buf) {
         /* a new buffer: only while the stream's frames in flight grow */
-        buf = pool_new_buffer(ctx, size);
+        buf = pool_new_buffer(ctx, size, on_device);
         if (!buf) return -ENOMEM;
         pthread_mutex_lock(&ctx->lock);
         if (ctx->n_pool == ctx->cap_pool) {
@@ -653,13 +664,14 @@ int vqx_ctx_picture_alloc(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout 
             struct PoolBuffer *p = realloc(ctx->pool, cap * sizeof(*p));
             if (!p) {
                 pthread_mutex_unlock(&ctx->lock);
-                pool_free_buffer(ctx, buf);
+                pool_free_buffer(ctx, &(struct PoolBuffer){ .buf = buf, .on_device = on_device });
                 return -ENOMEM;
             }
             ctx->pool = p;
             ctx->cap_pool = cap;
         }
-        ctx->pool[ctx->n_pool++] = (struct PoolBuffer){ buf, size, true, 0 };
+        ctx->pool[ctx->n_pool++] = (struct PoolBuffer){ .buf = buf, .size = size, .lent = true,
+                                                        .on_device = on_device };
         pthread_mutex_unlock(&ctx->lock);
     }
     vqx_picture_place(pic, buf, planes);
@@ -667,12 +679,46 @@ int vqx_ctx_picture_alloc(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout 
     return 0;
 }
 
-/* Both pictures are the pool's pinned memory, which the device reads as it
- * is; called with ctx->lock held. */
-static bool pinned_pair(VqxContext *ctx, const VqxPicture *ref, const VqxPicture *dis)
+int vqx_ctx_picture_alloc(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout layout,
+                          unsigned bpc, unsigned w, unsigned h, unsigned planes)
 {
-    return ctx->pool_pinned && ref->pool == ctx && dis->pool == ctx &&
-           pool_entry(ctx, ref->buf) && pool_entry(ctx, dis->buf);
+    return pool_picture(ctx, pic, layout, bpc, w, h, planes, false);
+}
+
+int vqx_ctx_device_picture_alloc(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout layout,
+                                 unsigned bpc, unsigned w, unsigned h)
+{
+    if (ctx && !ctx->device)
+        return set_error(ctx, -EINVAL, "pictures in device memory need the cuda backend");
+    const int ret = pool_picture(ctx, pic, layout, bpc, w, h, VQX_ALL_PLANES, true);
+    return ret == -ENOMEM ? set_error(ctx, ret, "out of device memory for a picture") : ret;
+}
+
+/* Whether the picture's memory is a device-memory pool buffer; called with
+ * ctx->lock held. */
+static bool on_device_memory(VqxContext *ctx, const VqxPicture *p)
+{
+    const struct PoolBuffer *b = p->pool == ctx ? pool_entry(ctx, p->buf) : NULL;
+    return b && b->on_device;
+}
+
+bool vqx_ctx_picture_on_device(VqxContext *ctx, const VqxPicture *p)
+{
+    pthread_mutex_lock(&ctx->lock);
+    const bool on = on_device_memory(ctx, p);
+    pthread_mutex_unlock(&ctx->lock);
+    return on;
+}
+
+/* Where the pair is, for the device's copy: both the pool's pinned or device
+ * memory (read as it is), or else the caller's (through a staging copy);
+ * called with ctx->lock held. */
+static enum VqxFrameMemory frame_memory(VqxContext *ctx, const VqxPicture *ref,
+                                        const VqxPicture *dis)
+{
+    if (on_device_memory(ctx, ref)) return VQX_FRAME_DEVICE;
+    return ctx->pool_pinned && ref->pool == ctx && dis->pool == ctx && pool_entry(ctx, ref->buf) &&
+           pool_entry(ctx, dis->buf) ? VQX_FRAME_PINNED : VQX_FRAME_CALLER;
 }
 
 static void retire_frames(VqxContext *ctx)
@@ -784,7 +830,8 @@ int vqx_open(VqxContext **out, const VqxSettings *s)
     *out = ctx;
 
     if (ctx->settings.backend == VQX_BACKEND_CUDA) {
-        ret = vqx_device_open(&ctx->device, ctx->error, sizeof(ctx->error));
+        ret = vqx_device_open(&ctx->device, ctx->settings.cuda_context, ctx->error,
+                              sizeof(ctx->error));
         if (ret) return ret;
         ctx->pool_pinned = true;
     } else if (ctx->settings.backend != VQX_BACKEND_CPU) {
@@ -822,15 +869,18 @@ void vqx_close(VqxContext **pctx)
     for (unsigned i = 0; i < ctx->n_workers; i++)
         pthread_join(ctx->workers[i], NULL);
     free(ctx->workers);
-    vqx_device_close(&ctx->device);
+    /* the device's copies from the pool end before the pool goes, and its
+     * device memory goes before the device */
+    vqx_device_quiesce(ctx->device);
     for (unsigned i = 0; i < ctx->max_inflight; i++) {
         vqx_picture_free(&ctx->frames[i].ref);
         vqx_picture_free(&ctx->frames[i].dis);
     }
     free(ctx->frames);
     for (unsigned i = 0; i < ctx->n_pool; i++)
-        pool_free_buffer(ctx, ctx->pool[i].buf);
+        pool_free_buffer(ctx, &ctx->pool[i]);
     free(ctx->pool);
+    vqx_device_close(&ctx->device);
     free(ctx->queue);
     for (unsigned i = 0; i < ctx->n_features; i++)
         feature_free(&ctx->features[i]);
@@ -912,7 +962,16 @@ static int check_picture(VqxContext *ctx, const VqxPicture *p, const char *what)
                              vqx_plane_w(f, i), vqx_plane_h(f, i));
     }
     VqxSampleOverflow at;
-    if (!range_checked(ctx, p, used) && vqx_picture_find_overflow(p, used, &at))
+    int over;
+    if (vqx_ctx_picture_on_device(ctx, p)) {
+        over = vqx_device_find_overflow(ctx->device, p, used, &at);
+        if (over < 0)
+            return set_error(ctx, over, "frame %u: %s picture: %s", ctx->n_sent, what,
+                             vqx_device_error(ctx->device));
+    } else {
+        over = !range_checked(ctx, p, used) && vqx_picture_find_overflow(p, used, &at);
+    }
+    if (over)
         return set_error(ctx, -ERANGE, "frame %u: %s picture, plane %s, sample (x %u, y %u) is %u, "
                          "above the %u-bit peak %u", ctx->n_sent, what, plane_names[at.plane],
                          at.x, at.y, at.value, f->bpc, (1u << f->bpc) - 1);
@@ -1091,13 +1150,24 @@ int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
     if (!ret && !ctx->started) ret = start(ctx, ref);
     if (ret) return ret;
 
+    pthread_mutex_lock(&ctx->lock);
+    const enum VqxFrameMemory memory = frame_memory(ctx, ref, dis);
+    const bool dis_on_device = on_device_memory(ctx, dis);
+    pthread_mutex_unlock(&ctx->lock);
+    if ((memory == VQX_FRAME_DEVICE) != dis_on_device)
+        return set_error(ctx, -EINVAL, "frame %u: one picture is in device memory and the other "
+                         "is not", ctx->n_sent);
+    for (unsigned i = 0; memory == VQX_FRAME_DEVICE && i < ctx->n_features; i++) {
+        const Feature *f = &ctx->features[i];
+        if (!on_device(f) && !f->failed)
+            return set_error(ctx, -ENOTSUP, "frame %u: pictures in device memory are read on the "
+                             "GPU alone, and %s runs on the CPU", ctx->n_sent, f->fex->name);
+    }
+
     bool held = false;
     if (vqx_device_has_members(ctx->device) && !device_all_failed(ctx)) {
-        pthread_mutex_lock(&ctx->lock);
-        const bool pinned = pinned_pair(ctx, ref, dis);
-        pthread_mutex_unlock(&ctx->lock);
         if (vqx_device_frame(ctx->device, ref, dis, ctx->n_sent, frame_sampled(ctx, ctx->n_sent),
-                             pinned, &held))
+                             memory, &held))
             device_failed(ctx);
     }
 

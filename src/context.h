@@ -13,6 +13,14 @@ const VqxCollector *vqx_ctx_collector(const VqxContext *ctx);
  * only; the others' data are NULL (planes vqx_planes_used leaves out). */
 int vqx_ctx_picture_alloc(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout layout,
                           unsigned bpc, unsigned w, unsigned h, unsigned planes);
+/* A pool picture in the cuda backend's device memory (data are device
+ * pointers, rows packed): sent like any pool picture, its planes are copied
+ * into the device's frame block without crossing the bus; every feature
+ * must then run on the device. -EINVAL without the cuda backend. */
+int vqx_ctx_device_picture_alloc(VqxContext *ctx, VqxPicture *pic, enum VqxPixelLayout layout,
+                                 unsigned bpc, unsigned w, unsigned h);
+/* Whether a picture of this context's pool is in device memory. */
+bool vqx_ctx_picture_on_device(VqxContext *ctx, const VqxPicture *pic);
 /* A pool picture's buffer back to its pool (vqx_picture_free). */
 void vqx_ctx_pool_release(VqxContext *ctx, void *buf);
 /* A reader read `planes` of a pool picture and found every sample within

@@ -90,7 +90,11 @@ typedef struct VqxSettings {
      * bit disables that set, 0 uses every one the CPU has, 63 the scalar C
      * alone. Results are identical for every mask. */
     unsigned cpumask;
-    void *reserved[7];           /* zero (vqx_default_settings) */
+    /* The cuda backend: a CUcontext to work in (the caller's, e.g. FFmpeg's
+     * hardware device), made current on the threads that use the device;
+     * NULL: device 0's primary context. */
+    void *cuda_context;
+    void *reserved[6];           /* zero (vqx_default_settings) */
 } VqxSettings;
 
 VQX_API void vqx_default_settings(VqxSettings *s);

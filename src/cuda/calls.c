@@ -19,6 +19,8 @@ void vqx_cuda_counters(VqxCudaCounters *out)
     out->syncs = __atomic_load_n(&counters.syncs, __ATOMIC_RELAXED);
     out->allocations = __atomic_load_n(&counters.allocations, __ATOMIC_RELAXED);
     out->graph_launches = __atomic_load_n(&counters.graph_launches, __ATOMIC_RELAXED);
+    out->device_copies = __atomic_load_n(&counters.device_copies, __ATOMIC_RELAXED);
+    out->device_copy_bytes = __atomic_load_n(&counters.device_copy_bytes, __ATOMIC_RELAXED);
 }
 
 int vqx_cu_check(cudaError_t code, const char *what, char *err, size_t len)
@@ -37,7 +39,9 @@ cudaError_t vqx_cu_malloc(void **ptr, size_t bytes)
 cudaError_t vqx_cu_host_alloc(void **ptr, size_t bytes)
 {
     count(&counters.allocations, 1);
-    return cudaHostAlloc(ptr, bytes, cudaHostAllocDefault);
+    /* portable: a context other than the one current here (the caller's,
+     * or the primary one) may copy from it */
+    return cudaHostAlloc(ptr, bytes, cudaHostAllocPortable);
 }
 
 void vqx_cu_free(void *ptr)
@@ -57,14 +61,16 @@ cudaError_t vqx_cu_upload(void *dst, const void *src, size_t bytes, cudaStream_t
     return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream);
 }
 
-cudaError_t vqx_cu_upload_blocks(void *const *dst, const void *const *src, const size_t *bytes,
-                                 unsigned n, cudaStream_t stream)
+cudaError_t vqx_cu_frame_blocks(void *const *dst, const void *const *src, const size_t *bytes,
+                                unsigned n, bool from_device, cudaStream_t stream)
 {
-    count(&counters.uploads, 1);
+    count(from_device ? &counters.device_copies : &counters.uploads, 1);
     cudaError_t code = cudaSuccess;
     for (unsigned i = 0; i < n && code == cudaSuccess; i++) {
-        count(&counters.upload_bytes, bytes[i]);
-        code = cudaMemcpyAsync(dst[i], src[i], bytes[i], cudaMemcpyHostToDevice, stream);
+        count(from_device ? &counters.device_copy_bytes : &counters.upload_bytes, bytes[i]);
+        code = cudaMemcpyAsync(dst[i], src[i], bytes[i],
+                               from_device ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice,
+                               stream);
     }
     return code;
 }

@@ -7,6 +7,7 @@
 #ifndef VQX_CUDA_CALLS_H
 #define VQX_CUDA_CALLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,10 +25,11 @@ void vqx_cu_free(void *ptr);
 void vqx_cu_host_free(void *ptr);
 /* Host to device, asynchronous, from pinned memory. */
 cudaError_t vqx_cu_upload(void *dst, const void *src, size_t bytes, cudaStream_t stream);
-/* One frame's upload in n blocks (the planes of pinned pictures), counted
- * as one upload. */
-cudaError_t vqx_cu_upload_blocks(void *const *dst, const void *const *src, const size_t *bytes,
-                                 unsigned n, cudaStream_t stream);
+/* One frame's copy in n blocks (the planes of pool pictures) from pinned
+ * host memory (counted as one upload) or from device memory (one device
+ * copy). */
+cudaError_t vqx_cu_frame_blocks(void *const *dst, const void *const *src, const size_t *bytes,
+                                unsigned n, bool from_device, cudaStream_t stream);
 /* Device to host, asynchronous, into pinned memory. */
 cudaError_t vqx_cu_readback(void *dst, const void *src, size_t bytes, cudaStream_t stream);
 cudaError_t vqx_cu_event_sync(cudaEvent_t event);

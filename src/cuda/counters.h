@@ -12,6 +12,8 @@ typedef struct VqxCudaCounters {
     uint64_t syncs;          /* host waits on an event, a stream or the device */
     uint64_t allocations;    /* device and pinned host allocations */
     uint64_t graph_launches;
+    uint64_t device_copies;  /* frames copied from device-memory pictures */
+    uint64_t device_copy_bytes;
 } VqxCudaCounters;
 
 void vqx_cuda_counters(VqxCudaCounters *out);

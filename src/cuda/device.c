@@ -6,8 +6,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cuda.h>
+
 #include "cuda/calls.h"
 #include "cuda/device.h"
+#include "cuda/kernels.h"
 
 #define ERR_LEN 512
 #define ALIGN 256
@@ -48,6 +51,10 @@ typedef struct Slot {
 struct VqxDevice {
     char error[ERR_LEN];
     bool failed;
+    CUcontext context;          /* the caller's, NULL: the primary context */
+    /* the device-memory pictures' overflow search: per plane, the first
+     * offending sample's index (pinned, read back) and its device copy */
+    uint32_t *first_over_host, *first_over_dev;
     cudaStream_t compute, upload;
     cudaEvent_t uploaded[VQX_DEVICE_BLOCKS], done[VQX_DEVICE_BLOCKS];
     cudaGraphExec_t graph[VQX_DEVICE_BLOCKS];
@@ -199,7 +206,23 @@ static void stop_copiers(VqxDevice *dev)
     pthread_mutex_destroy(&dev->copy_lock);
 }
 
-int vqx_device_open(VqxDevice **out, char *err, size_t len)
+typedef CUresult (*CtxSetCurrent)(CUcontext);
+static CtxSetCurrent ctx_set_current;
+
+/* The caller's context, current on this thread: CUDA's runtime then works
+ * in it (the runtime API has no call of its own for another context). */
+static int bind(VqxDevice *dev)
+{
+    if (!dev->context) return 0;
+    const CUresult code = ctx_set_current(dev->context);
+    if (code == CUDA_SUCCESS) return 0;
+    snprintf(dev->error, sizeof(dev->error), "cuda: cuCtxSetCurrent of the caller's context failed "
+             "(CUresult %d)", (int)code);
+    dev->failed = true;
+    return -EIO;
+}
+
+int vqx_device_open(VqxDevice **out, void *cuda_context, char *err, size_t len)
 {
     int n = 0;
     cudaError_t code = cudaGetDeviceCount(&n);
@@ -208,13 +231,28 @@ int vqx_device_open(VqxDevice **out, char *err, size_t len)
                  code != cudaSuccess ? cudaGetErrorString(code) : "none found");
         return -ENODEV;
     }
+    if (cuda_context && !ctx_set_current) {
+        enum cudaDriverEntryPointQueryResult found;
+        void *fn = NULL;
+        code = cudaGetDriverEntryPointByVersion("cuCtxSetCurrent", &fn, 4000, cudaEnableDefault,
+                                                &found);
+        if (code != cudaSuccess || found != cudaDriverEntryPointSuccess || !fn) {
+            snprintf(err, len, "backend cuda: the driver has no cuCtxSetCurrent (%s)",
+                     cudaGetErrorString(code));
+            return -ENODEV;
+        }
+        ctx_set_current = (CtxSetCurrent)fn;
+    }
     VqxDevice *dev = calloc(1, sizeof(*dev));
     if (!dev) {
         snprintf(err, len, "out of memory");
         return -ENOMEM;
     }
     *out = dev;
-    int ret = vqx_cu_check(cudaSetDevice(0), "cudaSetDevice", err, len);
+    dev->context = cuda_context;
+    int ret = bind(dev);
+    if (ret) snprintf(err, len, "%s", dev->error);
+    else if (!cuda_context) ret = vqx_cu_check(cudaSetDevice(0), "cudaSetDevice", err, len);
     if (!ret) ret = vqx_cu_check(cudaStreamCreateWithFlags(&dev->compute, cudaStreamNonBlocking),
                                  "cudaStreamCreate", err, len);
     if (!ret) ret = vqx_cu_check(cudaStreamCreateWithFlags(&dev->upload, cudaStreamNonBlocking),
@@ -229,14 +267,22 @@ int vqx_device_open(VqxDevice **out, char *err, size_t len)
     return ret;
 }
 
+void vqx_device_quiesce(VqxDevice *dev)
+{
+    if (!dev || bind(dev)) return;
+    if (dev->compute) cudaStreamSynchronize(dev->compute);
+    if (dev->upload) cudaStreamSynchronize(dev->upload);
+}
+
 void vqx_device_close(VqxDevice **pdev)
 {
     VqxDevice *dev = *pdev;
     if (!dev) return;
     stop_copiers(dev);
     /* let work in flight end before its memory goes */
-    if (dev->compute) cudaStreamSynchronize(dev->compute);
-    if (dev->upload) cudaStreamSynchronize(dev->upload);
+    vqx_device_quiesce(dev);
+    vqx_cu_host_free(dev->first_over_host);
+    vqx_cu_free(dev->first_over_dev);
     for (int s = 0; s < VQX_DEVICE_BLOCKS; s++) {
         if (dev->graph[s]) cudaGraphExecDestroy(dev->graph[s]);
         if (dev->uploaded[s]) cudaEventDestroy(dev->uploaded[s]);
@@ -311,6 +357,7 @@ int vqx_device_launched(VqxDevice *dev, int cuda_status, const char *what)
 int vqx_device_add(VqxDevice *dev, const VqxFeatureExtractor *fex, void *state,
                    VqxSink *sink, const VqxFrameFormat *fmt)
 {
+    if (bind(dev)) return vqx_fail(sink, -EIO, "%s", dev->error);
     Member *m = realloc(dev->members, (dev->n_members + 1) * sizeof(*m));
     if (!m) return vqx_fail(sink, -ENOMEM, "out of memory");
     dev->members = m;
@@ -373,6 +420,7 @@ static int capture(VqxDevice *dev, unsigned s, const VqxFrameFormat *fmt)
 
 int vqx_device_start(VqxDevice *dev, const VqxFrameFormat *fmt)
 {
+    if (bind(dev)) return -EIO;
     const unsigned bps = fmt->bpc == 8 ? 1 : 2;
     const unsigned ss_x = fmt->layout == VQX_PIX_420 || fmt->layout == VQX_PIX_422;
     const unsigned ss_y = fmt->layout == VQX_PIX_420;
@@ -464,10 +512,10 @@ static int finish(VqxDevice *dev, unsigned s)
 }
 
 int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *dis,
-                     unsigned index, bool sampled, bool pinned, bool *held)
+                     unsigned index, bool sampled, enum VqxFrameMemory memory, bool *held)
 {
     *held = false;
-    if (dev->failed) return -EIO;
+    if (dev->failed || bind(dev)) return -EIO;
     if (!sampled && !dev->any_temporal) {
         bool idle = true;
         for (unsigned s = 0; s < VQX_DEVICE_BLOCKS; s++) idle &= !dev->slot[s].busy;
@@ -479,9 +527,9 @@ int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *di
     if (ret) return ret;
 
     *held = false;
-    if (dev->frame_bytes && pinned) {
-        /* the pictures' planes go up as they are: their pool memory is
-         * pinned and their rows are packed as the device's */
+    if (dev->frame_bytes && memory != VQX_FRAME_CALLER) {
+        /* the pictures' planes are copied as they are: their pool memory is
+         * pinned or on the device, and their rows are packed as the block's */
         void *dst[6];
         const void *src[6];
         size_t bytes[6];
@@ -494,7 +542,9 @@ int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *di
                 bytes[n] = dev->row_bytes[p] * dev->plane_h[p];
             }
         }
-        ret = fail(dev, vqx_cu_upload_blocks(dst, src, bytes, n, dev->upload), "upload");
+        ret = fail(dev, vqx_cu_frame_blocks(dst, src, bytes, n, memory == VQX_FRAME_DEVICE,
+                                            dev->upload), memory == VQX_FRAME_DEVICE ?
+                   "device copy" : "upload");
         *held = true;
     } else if (dev->frame_bytes) {
         /* pinned on the block's first frame of caller's memory: a stream of
@@ -534,7 +584,7 @@ int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *di
 
 int vqx_device_drain(VqxDevice *dev)
 {
-    if (dev->failed) return -EIO;
+    if (dev->failed || bind(dev)) return -EIO;
     int ret = 0;
     /* oldest first: the block of the next launch holds the oldest frame */
     for (unsigned i = 0; i < VQX_DEVICE_BLOCKS && !ret; i++)
@@ -544,7 +594,7 @@ int vqx_device_drain(VqxDevice *dev)
 
 int vqx_device_wait(VqxDevice *dev, unsigned index)
 {
-    if (dev->failed) return -EIO;
+    if (dev->failed || bind(dev)) return -EIO;
     int ret = 0;
     for (unsigned i = 0; i < VQX_DEVICE_BLOCKS && !ret; i++) {
         const unsigned s = (dev->n_launched + i) % VQX_DEVICE_BLOCKS;
@@ -562,6 +612,61 @@ void *vqx_device_host_alloc(size_t bytes)
 void vqx_device_host_free(void *ptr)
 {
     vqx_cu_host_free(ptr);
+}
+
+void *vqx_device_memory_alloc(VqxDevice *dev, size_t bytes)
+{
+    void *p = NULL;
+    return !bind(dev) && vqx_cu_malloc(&p, bytes) == cudaSuccess ? p : NULL;
+}
+
+void vqx_device_memory_free(VqxDevice *dev, void *ptr)
+{
+    if (!bind(dev)) vqx_cu_free(ptr);
+}
+
+int vqx_device_find_overflow(VqxDevice *dev, const VqxPicture *pic, unsigned planes,
+                             VqxSampleOverflow *at)
+{
+    if (pic->bpc == 8) return 0; /* no 8-bit sample exceeds the peak */
+    if (dev->failed || bind(dev)) return -EIO;
+    int ret = 0;
+    if (!dev->first_over_dev) {
+        void *p = NULL;
+        ret = fail(dev, vqx_cu_malloc(&p, 3 * sizeof(uint32_t)), "cudaMalloc");
+        dev->first_over_dev = p;
+        if (!ret) ret = fail(dev, vqx_cu_host_alloc(&p, 3 * sizeof(uint32_t)), "cudaHostAlloc");
+        if (!ret) dev->first_over_host = p;
+        if (ret) return ret;
+    }
+    const uint16_t peak = (uint16_t)((1u << pic->bpc) - 1);
+    ret = fail(dev, cudaMemsetAsync(dev->first_over_dev, 0xff, 3 * sizeof(uint32_t), dev->upload),
+               "cudaMemsetAsync");
+    for (unsigned p = 0; p < vqx_picture_planes(pic) && !ret; p++) {
+        if (!(planes >> p & 1)) continue;
+        ret = fail(dev, (cudaError_t)vqx_cuda_first_over_peak(pic->data[p], pic->w[p], pic->h[p],
+                                                              (size_t)pic->stride[p] / 2, peak,
+                                                              dev->first_over_dev + p,
+                                                              dev->upload),
+                   "sample check");
+    }
+    if (!ret) ret = fail(dev, vqx_cu_readback(dev->first_over_host, dev->first_over_dev,
+                                              3 * sizeof(uint32_t), dev->upload), "read-back");
+    if (!ret) ret = fail(dev, vqx_cu_stream_sync(dev->upload), "sample check");
+    for (unsigned p = 0; p < vqx_picture_planes(pic) && !ret; p++) {
+        const uint32_t i = dev->first_over_host[p];
+        if (!(planes >> p & 1) || i == UINT32_MAX) continue;
+        uint16_t value = 0;
+        const uint16_t *row = (const uint16_t *)((const uint8_t *)pic->data[p] +
+                                                 (size_t)(i / pic->w[p]) * pic->stride[p]);
+        ret = fail(dev, cudaMemcpy(&value, row + i % pic->w[p], sizeof(value),
+                                   cudaMemcpyDeviceToHost), "read-back");
+        if (ret) return ret;
+        *at = (VqxSampleOverflow){ .plane = p, .x = i % pic->w[p], .y = i / pic->w[p],
+                                   .value = value };
+        return 1;
+    }
+    return ret;
 }
 
 unsigned vqx_device_collected(const VqxDevice *dev)

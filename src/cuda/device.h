@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 #include "feature/extractor.h"
+#include "picture.h"
 
 /* ---- for twins, during device_init ---- */
 
@@ -53,8 +54,12 @@ int vqx_device_launched(VqxDevice *dev, int cuda_status, const char *what);
 
 /* ---- for the context ---- */
 
-/* Picks the device; fails with a message when there is none. */
-int vqx_device_open(VqxDevice **dev, char *err, size_t len);
+/* Picks the device: the CUcontext `cuda_context` when not NULL (made
+ * current on each thread that calls in), else device 0's primary context;
+ * fails with a message when there is none. */
+int vqx_device_open(VqxDevice **dev, void *cuda_context, char *err, size_t len);
+/* Waits for the work in flight, so that the memory it reads can go. */
+void vqx_device_quiesce(VqxDevice *dev);
 void vqx_device_close(VqxDevice **dev);
 /* Runs the twin's device_init and adds it to the chain; returns its error
  * (its reason is in the sink). */
@@ -63,14 +68,26 @@ int vqx_device_add(VqxDevice *dev, const VqxFeatureExtractor *fex, void *state,
 bool vqx_device_has_members(const VqxDevice *dev);
 /* Allocates the blocks and captures the chain. */
 int vqx_device_start(VqxDevice *dev, const VqxFrameFormat *fmt);
+/* Where a frame's pictures are: the caller's memory, or the context's pool
+ * (packed rows) in pinned host memory or in device memory. */
+enum VqxFrameMemory { VQX_FRAME_CALLER, VQX_FRAME_PINNED, VQX_FRAME_DEVICE };
+
 /* Frame `index`: collects the frame sent VQX_DEVICE_BLOCKS before, then
  * uploads and launches this one. `sampled` false: only temporal twins score it.
- * `pinned`: both pictures are in pinned memory with packed rows (the
- * context's pool), and are uploaded from there without a staging copy;
- * then *held is set, and the pictures must stay until the frame is
- * collected (vqx_device_wait). */
+ * Pool pictures (pinned or device memory) are copied into the frame's block
+ * as they are, without a staging copy; then *held is set, and the pictures
+ * must stay until the frame is collected (vqx_device_wait). */
 int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *dis,
-                     unsigned index, bool sampled, bool pinned, bool *held);
+                     unsigned index, bool sampled, enum VqxFrameMemory memory, bool *held);
+/* Device memory for pool pictures (NULL when it cannot be had), freed with
+ * vqx_device_memory_free before the device is closed. */
+void *vqx_device_memory_alloc(VqxDevice *dev, size_t bytes);
+void vqx_device_memory_free(VqxDevice *dev, void *ptr);
+/* The first sample above (1 << bpc) - 1 of the planes in the mask of a
+ * picture in device memory, in plane then raster order: 1 and *at when
+ * there is one, 0 when none, a negative errno when the device failed. */
+int vqx_device_find_overflow(VqxDevice *dev, const VqxPicture *pic, unsigned planes,
+                             VqxSampleOverflow *at);
 /* Collects the frames in flight up to frame `index`. */
 int vqx_device_wait(VqxDevice *dev, unsigned index);
 /* Pinned host memory for pictures, NULL when it cannot be had; freed with

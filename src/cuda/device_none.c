@@ -4,11 +4,17 @@
 
 #include "cuda/device.h"
 
-int vqx_device_open(VqxDevice **dev, char *err, size_t len)
+int vqx_device_open(VqxDevice **dev, void *cuda_context, char *err, size_t len)
 {
+    (void)cuda_context;
     *dev = NULL;
     snprintf(err, len, "backend cuda: not in this build (built without nvcc)");
     return -ENOTSUP;
+}
+
+void vqx_device_quiesce(VqxDevice *dev)
+{
+    (void)dev;
 }
 
 void vqx_device_close(VqxDevice **dev)
@@ -37,10 +43,28 @@ int vqx_device_start(VqxDevice *dev, const VqxFrameFormat *fmt)
 }
 
 int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *dis,
-                     unsigned index, bool sampled, bool pinned, bool *held)
+                     unsigned index, bool sampled, enum VqxFrameMemory memory, bool *held)
 {
-    (void)dev, (void)ref, (void)dis, (void)index, (void)sampled, (void)pinned;
+    (void)dev, (void)ref, (void)dis, (void)index, (void)sampled, (void)memory;
     *held = false;
+    return -ENOTSUP;
+}
+
+void *vqx_device_memory_alloc(VqxDevice *dev, size_t bytes)
+{
+    (void)dev, (void)bytes;
+    return NULL;
+}
+
+void vqx_device_memory_free(VqxDevice *dev, void *ptr)
+{
+    (void)dev, (void)ptr;
+}
+
+int vqx_device_find_overflow(VqxDevice *dev, const VqxPicture *pic, unsigned planes,
+                             VqxSampleOverflow *at)
+{
+    (void)dev, (void)pic, (void)planes, (void)at;
     return -ENOTSUP;
 }
 

@@ -18,6 +18,12 @@ extern "C" {
 int vqx_cuda_copy(void *dst, const void *src, size_t bytes, void *stream);
 int vqx_cuda_zero(void *dst, size_t bytes, void *stream);
 
+/* ---- pictures in device memory: *first is lowered to the raster index
+ * y * w + x of the first uint16_t sample above `peak` of a w x h plane; it
+ * starts at UINT32_MAX (none) ---- */
+int vqx_cuda_first_over_peak(const void *plane, unsigned w, unsigned h, size_t pitch,
+                             uint16_t peak, uint32_t *first, void *stream);
+
 /* Each launcher may also write intermediate results for the kernel checks
  * (tests/cuda_kernels.c): pointers named there, NULL in the chain. */
 

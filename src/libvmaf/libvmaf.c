@@ -12,6 +12,7 @@
 
 #include "feature/registry.h"
 #include "libvmaf/shim.h"
+#include "context.h"
 #include "options.h"
 
 static enum VmafLogLevel log_level = VMAF_LOG_LEVEL_INFO;
@@ -37,21 +38,7 @@ void vmaf_shim_log(enum VmafLogLevel level, const char *fmt, ...)
 }
 
 /* A model in use: its spec and the index vqx gave it. */
-typedef struct UsedModel {
-    char *spec;
-    unsigned index;
-} UsedModel;
-
-struct VmafContext {
-    VmafConfiguration cfg;
-    VqxContext *vqx;
-    UsedModel *models;
-    unsigned n_models;
-    VmafPictureConfiguration prealloc;
-    unsigned n_read;
-    int flushed;
-    struct timespec first_read, flush_done;
-};
+typedef struct UsedModel UsedModel;
 
 static double seconds_between(struct timespec a, struct timespec b)
 {
@@ -64,14 +51,13 @@ static void print_notice(void *cookie, const char *msg)
     vmaf_shim_log(VMAF_LOG_LEVEL_WARNING, "%s", msg);
 }
 
-/* The context's failure: its message at ERROR level, and the code. */
-static int failed(const VmafContext *v, int ret)
+int vmaf_shim_failed(const VmafContext *v, int ret)
 {
     if (ret) vmaf_shim_log(VMAF_LOG_LEVEL_ERROR, "%s", vqx_last_error(v->vqx));
     return ret;
 }
 
-static int open_vqx(VmafContext *v)
+int vmaf_shim_open(VmafContext *v)
 {
     if (v->vqx) return 0;
     VqxSettings s;
@@ -80,9 +66,14 @@ static int open_vqx(VmafContext *v)
     s.subsample = v->cfg.n_subsample;
     s.cpumask = (unsigned)v->cfg.cpumask;
     s.notice = print_notice;
+    /* as in libvmaf: the GPU with an imported CUDA state, unless gpumask */
+    if (v->cuda_imported && !v->cfg.gpumask) {
+        s.backend = VQX_BACKEND_CUDA;
+        s.cuda_context = v->cuda_context;
+    }
     const int ret = vqx_open(&v->vqx, &s);
     if (ret) {
-        if (v->vqx) failed(v, ret);
+        if (v->vqx) vmaf_shim_failed(v, ret);
         vqx_close(&v->vqx);
     }
     return ret;
@@ -128,8 +119,8 @@ VMAF_EXPORT int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
     char options[2048];
     int ret = vmaf_shim_dictionary_options(opts_dict, options, sizeof(options));
     vmaf_feature_dictionary_free(&opts_dict);
-    if (!ret) ret = open_vqx(vmaf);
-    if (!ret) ret = failed(vmaf, vqx_use_feature(vmaf->vqx, feature_name, options));
+    if (!ret) ret = vmaf_shim_open(vmaf);
+    if (!ret) ret = vmaf_shim_failed(vmaf, vqx_use_feature(vmaf->vqx, feature_name, options));
     return ret;
 }
 
@@ -143,14 +134,14 @@ static const UsedModel *used_model(const VmafContext *v, const VmafModel *m)
 static int use_model(VmafContext *v, const VmafModel *m)
 {
     if (used_model(v, m)) return 0;
-    int ret = open_vqx(v);
+    int ret = vmaf_shim_open(v);
     if (ret) return ret;
     UsedModel *list = realloc(v->models, (v->n_models + 1) * sizeof(*list));
     if (!list) return -ENOMEM;
     v->models = list;
     char *spec = strdup(m->spec);
     if (!spec) return -ENOMEM;
-    ret = failed(v, vqx_use_model(v->vqx, spec));
+    ret = vmaf_shim_failed(v, vqx_use_model(v->vqx, spec));
     if (ret) {
         free(spec);
         return ret;
@@ -176,8 +167,8 @@ VMAF_EXPORT int vmaf_import_feature_score(VmafContext *vmaf, const char *feature
                                           double value, unsigned index)
 {
     if (!vmaf || !feature_name) return -EINVAL;
-    int ret = open_vqx(vmaf);
-    if (!ret) ret = failed(vmaf, vqx_import_score(vmaf->vqx, feature_name, index, value));
+    int ret = vmaf_shim_open(vmaf);
+    if (!ret) ret = vmaf_shim_failed(vmaf, vqx_import_score(vmaf->vqx, feature_name, index, value));
     return ret;
 }
 
@@ -209,14 +200,22 @@ static int take_picture(const VmafPicture *pic, VqxPicture *vp, const char *whic
                       "or vmaf_fetch_preallocated_picture", which);
         return ret;
     }
+    const bool on_device = vqx_ctx_picture_on_device(vp->pool, vp);
     for (unsigned p = 1; p < vqx_picture_planes(vp); p++) {
         if (!pic->w[p] || !pic->h[p]) {
             vmaf_shim_log(VMAF_LOG_LEVEL_ERROR, "the %s picture (%ux%u) has no chroma samples",
                           which, pic->w[0], pic->h[0]);
             return -EINVAL;
         }
+        /* the edges of device memory are not the host's to fill */
+        if (on_device && (vp->w[p] != pic->w[p] || vp->h[p] != pic->h[p])) {
+            vmaf_shim_log(VMAF_LOG_LEVEL_ERROR, "the %s picture (%ux%u) is in device memory: "
+                          "odd sizes are taken only from host pictures", which, pic->w[0],
+                          pic->h[0]);
+            return -EINVAL;
+        }
     }
-    fill_chroma_edges(pic, vp);
+    if (!on_device) fill_chroma_edges(pic, vp);
     return 0;
 }
 
@@ -224,11 +223,11 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPict
                                    unsigned index)
 {
     if (!vmaf || vmaf->flushed || !ref != !dist) return -EINVAL;
-    int ret = open_vqx(vmaf);
+    int ret = vmaf_shim_open(vmaf);
     if (ret) return ret;
     if (!ref) {
         vmaf->flushed = 1;
-        ret = failed(vmaf, vqx_flush(vmaf->vqx));
+        ret = vmaf_shim_failed(vmaf, vqx_flush(vmaf->vqx));
         clock_gettime(CLOCK_MONOTONIC, &vmaf->flush_done);
         return ret;
     }
@@ -242,7 +241,7 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPict
     if (!ret) ret = take_picture(dist, &vd, "distorted");
     if (ret) return ret;
     if (!vmaf->n_read) clock_gettime(CLOCK_MONOTONIC, &vmaf->first_read);
-    ret = failed(vmaf, vqx_send_pictures(vmaf->vqx, &vr, &vd));
+    ret = vmaf_shim_failed(vmaf, vqx_send_pictures(vmaf->vqx, &vr, &vd));
     if (ret) return ret;
     vmaf->n_read++;
     memset(ref, 0, sizeof(*ref));
@@ -254,24 +253,20 @@ VMAF_EXPORT int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfigur
 {
     if (!vmaf || !cfg.pic_params.w || !cfg.pic_params.h || !cfg.pic_cnt) return -EINVAL;
     vmaf->prealloc = cfg;
-    return open_vqx(vmaf);
+    return vmaf_shim_open(vmaf);
 }
 
 VMAF_EXPORT int vmaf_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
 {
     if (!vmaf || !pic || !vmaf->prealloc.pic_cnt) return -EINVAL;
     const VmafPictureConfiguration *c = &vmaf->prealloc;
-    /* a picture of that geometry from the process pool tells the layout */
-    VmafPicture probe;
-    int ret = vmaf_picture_alloc(&probe, c->pic_params.pix_fmt, c->pic_params.bpc,
-                                 c->pic_params.w, c->pic_params.h);
-    if (ret) return ret;
+    enum VqxPixelLayout layout;
+    if (!vmaf_shim_layout(c->pic_params.pix_fmt, &layout)) return -EINVAL;
     VqxPicture vp;
-    vmaf_shim_picture_to_vqx(&probe, &vp);
-    const enum VqxPixelLayout layout = vp.layout;
-    vmaf_picture_unref(&probe);
-    ret = failed(vmaf, vqx_picture_alloc_from(vmaf->vqx, &vp, layout, c->pic_params.bpc,
-                                              c->pic_params.w, c->pic_params.h));
+    const int ret = vmaf_shim_failed(vmaf, vqx_picture_alloc_from(vmaf->vqx, &vp, layout,
+                                                                  c->pic_params.bpc,
+                                                                  c->pic_params.w,
+                                                                  c->pic_params.h));
     if (!ret) vmaf_shim_picture_from_vqx(pic, &vp);
     return ret;
 }
@@ -448,7 +443,7 @@ VMAF_EXPORT int vmaf_write_output(VmafContext *vmaf, const char *output_path,
         ? seconds_between(vmaf->first_read, vmaf->flush_done) : 0;
     const VqxOutputSettings s = { .format = formats[fmt], .precision = VQX_PRECISION_LIBVMAF,
                                   .fps = seconds > 0 ? vmaf->n_read / seconds : 0 };
-    int ret = failed(vmaf, vqx_write_output(vmaf->vqx, f, &s));
+    int ret = vmaf_shim_failed(vmaf, vqx_write_output(vmaf->vqx, f, &s));
     if (fclose(f) && !ret) {
         ret = -errno;
         vmaf_shim_log(VMAF_LOG_LEVEL_ERROR, "cannot write '%s': %s", output_path, strerror(errno));

@@ -22,7 +22,7 @@ static void process_pool_open(void)
     process_pool_error = vqx_open(&process_pool, NULL);
 }
 
-static bool layout_of(enum VmafPixelFormat f, enum VqxPixelLayout *layout)
+bool vmaf_shim_layout(enum VmafPixelFormat f, enum VqxPixelLayout *layout)
 {
     switch (f) {
     case VMAF_PIX_FMT_YUV420P: *layout = VQX_PIX_420; return true;
@@ -58,7 +58,7 @@ void vmaf_shim_picture_from_vqx(VmafPicture *pic, const VqxPicture *vp)
 int vmaf_shim_picture_to_vqx(const VmafPicture *pic, VqxPicture *out)
 {
     enum VqxPixelLayout layout;
-    if (!pic->ref || !pic->priv || !layout_of(pic->pix_fmt, &layout)) return -EINVAL;
+    if (!pic->ref || !pic->priv || !vmaf_shim_layout(pic->pix_fmt, &layout)) return -EINVAL;
     memset(out, 0, sizeof(*out));
     if (!vqx_picture_layout(out, layout, pic->bpc, pic->w[0], pic->h[0], VQX_ALL_PLANES))
         return -EINVAL;
@@ -71,7 +71,7 @@ VMAF_EXPORT int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fm
                                    unsigned w, unsigned h)
 {
     enum VqxPixelLayout layout;
-    if (!pic || !layout_of(pix_fmt, &layout) || bpc < 8 || bpc > 16) return -EINVAL;
+    if (!pic || !vmaf_shim_layout(pix_fmt, &layout) || bpc < 8 || bpc > 16) return -EINVAL;
     pthread_once(&process_pool_once, process_pool_open);
     if (process_pool_error) return process_pool_error;
     VqxPicture vp;

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "libvmaf/libvmaf.h"
 #include "vqx/vqx.h"
@@ -42,6 +43,28 @@ struct VmafModel {
 struct VmafModelCollection {
     VmafModel model;
 };
+
+/* The libvmaf context: its configuration until the vqx context opens, at
+ * the first call that needs it (then every setting is known). */
+struct VmafContext {
+    VmafConfiguration cfg;
+    void *cuda_context;            /* vmaf_cuda_import_state's CUcontext */
+    bool cuda_imported;
+    int cuda_prealloc;             /* a VmafCudaPicturePreallocationMethod */
+    VqxContext *vqx;
+    struct UsedModel { char *spec; unsigned index; } *models;
+    unsigned n_models;
+    VmafPictureConfiguration prealloc;
+    unsigned n_read;
+    int flushed;
+    struct timespec first_read, flush_done;
+};
+
+/* Opens the vqx context if it is not open yet. */
+int vmaf_shim_open(VmafContext *v);
+/* A failure of the vqx context: its message at ERROR level, and the code. */
+int vmaf_shim_failed(const VmafContext *v, int ret);
+bool vmaf_shim_layout(enum VmafPixelFormat f, enum VqxPixelLayout *layout);
 
 /* One line to stderr ("libvmaf ERROR ...", as libvmaf prints them) when
  * `level` is within the log level of the last vmaf_init (INFO before one):
