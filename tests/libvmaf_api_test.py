@@ -8,6 +8,10 @@ BIN's "frame I NAME VALUE" lines (%.17g) must equal the golden doubles; its "poo
 METHOD VALUE" lines must equal the golden values pooled as libvmaf pools them; the JSON log
 it writes (vmaf_write_output) must hold, for every key the golden has, the golden value as
 libvmaf prints it.  BIN's own checks of the error paths ("BIN errors") must pass.
+With --vqx CLI, odd sizes too: a pair cropped by one column and one row is read through
+the API (libvmaf's floor-sized chroma, whose missing column and row vqx repeats from their
+neighbours, docs/libvmaf.md), and must equal the CLI on the same crop with that column and
+row repeated in the file.
 Exit 0 all equal, 1 otherwise, 77 when ../shared is absent.
 """
 import argparse
@@ -35,6 +39,72 @@ MODEL_GOLDEN = {"vmaf": "vmaf", "vmaf_path": "vmaf", "vmaf_noclip": "vmaf",
                 "vmaf_egl": "vmaf_v0.6.1neg", "vmaf_v0.6.1neg": "vmaf_v0.6.1neg"}
 
 
+ODD_PAIRS = ["nf_src01_576x324_3f_420p8", "nf_src01_576x324_3f_420p10le"]
+
+
+def crop_frames(src, dst, w, h, bytes_per_sample, frames, repeat_edges):
+    """The raw 4:2:0 clip cropped to (w - 1) x (h - 1): luma cropped; chroma keeps its
+    ceil((w - 1) / 2) x ceil((h - 1) / 2) = w / 2 x h / 2 planes, with (repeat_edges) the
+    last column and row replaced by their neighbours, as vqx fills libvmaf's pictures."""
+    cw, ch = w // 2, h // 2
+    b = bytes_per_sample
+    with open(src, "rb") as f, open(dst, "wb") as out:
+        for _ in range(frames):
+            y = f.read(w * h * b)
+            for row in range(h - 1):
+                out.write(y[row * w * b:(row * w + w - 1) * b])
+            for _plane in range(2):
+                c = bytearray(f.read(cw * ch * b))
+                if repeat_edges:
+                    for row in range(ch):
+                        at = (row * cw + cw - 1) * b
+                        c[at:at + b] = c[at - b:at]
+                    c[(ch - 1) * cw * b:ch * cw * b] = c[(ch - 2) * cw * b:(ch - 1) * cw * b]
+                out.write(c)
+
+
+def check_odd_size(args, pair):
+    w, h, bits = pair["width"], pair["height"], pair["bitdepth"]
+    b = 2 if bits > 8 else 1
+    ref = unpack(args.shared, args.cache, pair["ref"], pair["sha256"][pair["ref"]])
+    dis = unpack(args.shared, args.cache, pair["dis"], pair["sha256"][pair["dis"]])
+    bad, n = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {}
+        for name, path in (("ref", ref), ("dis", dis)):
+            for edges in (False, True):
+                files[name, edges] = os.path.join(tmp, f"{name}_{edges}.yuv")
+                crop_frames(path, files[name, edges], w, h, b, pair["frames"], edges)
+        geometry = [str(w - 1), str(h - 1), "420", str(bits)]
+        p = subprocess.run([args.test, "ffmpeg8", files["ref", False], files["dis", False],
+                            *geometry, args.model_dir, "--threads", "0"],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            return 0, [f"exit {p.returncode}: {p.stdout[-2000:]}{p.stderr[-2000:]}"]
+        api = {}
+        for line in p.stdout.splitlines():
+            f = line.split()
+            if f[0] == "frame":
+                api[int(f[1]), golden_key(f[2]) if f[2] != "vmaf" else "vmaf"] = float(f[3])
+        cli = subprocess.run([args.vqx, "-r", files["ref", True], "-d", files["dis", True],
+                              "-w", geometry[0], "-h", geometry[1], "-p", "420", "-b", geometry[3],
+                              "--feature", "psnr", "--feature", "float_ssim=enable_lcs=true",
+                              "--json", "--precision", "max", "-o", "-", "-q"],
+                             capture_output=True, text=True)
+        if cli.returncode != 0:
+            return 0, [f"vqx exit {cli.returncode}: {cli.stderr[-2000:]}"]
+        for fr in json.loads(cli.stdout)["frames"]:
+            for key, v in fr["metrics"].items():
+                if (fr["frameNum"], key) in api:
+                    n += 1
+                    if not same(api[fr["frameNum"], key], to_float(v)):
+                        bad.append(f"frame {fr['frameNum']} {key}: API {api[fr['frameNum'], key]!r}, "
+                                   f"CLI {v!r}")
+        if not any(k == "psnr_cb" for _, k in api):
+            bad.append("no chroma value compared")
+    return n, bad
+
+
 def golden_key(name):
     if name in MODEL_GOLDEN:
         return MODEL_GOLDEN[name]
@@ -58,6 +128,7 @@ def main():
     ap.add_argument("--cache", required=True)
     ap.add_argument("--model-dir", required=True)
     ap.add_argument("--pairs", default="")
+    ap.add_argument("--vqx", help="the CLI, for the odd-size check")
     args = ap.parse_args()
     manifest_path = os.path.join(args.shared, "golden", "MANIFEST.json")
     failed = compared = 0
@@ -161,6 +232,16 @@ def main():
             print(f"{'FAIL' if bad else 'ok  '} {label}: {n} values compared")
             for b in bad[:30]:
                 print("  " + b)
+    if args.vqx:
+        for pair in manifest["pairs"]:
+            if pair["id"] in ODD_PAIRS:
+                n, bad = check_odd_size(args, pair)
+                compared += n
+                failed += bool(bad)
+                print(f"{'FAIL' if bad else 'ok  '} {pair['id']} cropped to "
+                      f"{pair['width'] - 1}x{pair['height'] - 1}: {n} values against the CLI")
+                for b in bad[:30]:
+                    print("  " + b)
     print(f"{compared} values compared, {failed} runs failed, {time.time() - t0:.1f} s")
     if compared == 0:
         print("FAIL: nothing compared")
