@@ -1439,3 +1439,33 @@ const char *vqx_ctx_feature_backend(const VqxContext *ctx, unsigned i)
 {
     return backend_name(ctx->features[i].fex->backend);
 }
+
+unsigned vqx_run_feature_count(const VqxContext *ctx)
+{
+    return ctx ? ctx->n_features : 0;
+}
+
+const char *vqx_run_feature_name(const VqxContext *ctx, unsigned i)
+{
+    return ctx && i < ctx->n_features ? vqx_ctx_feature_identity(ctx, i) : NULL;
+}
+
+const char *vqx_run_feature_backend(const VqxContext *ctx, unsigned i)
+{
+    return ctx && i < ctx->n_features ? vqx_ctx_feature_backend(ctx, i) : NULL;
+}
+
+unsigned vqx_aggregate_count(const VqxContext *ctx)
+{
+    return ctx ? ctx->collector.n_aggregate : 0;
+}
+
+const char *vqx_aggregate_name(const VqxContext *ctx, unsigned i)
+{
+    return ctx && i < ctx->collector.n_aggregate ? ctx->collector.aggregate[i].name : NULL;
+}
+
+double vqx_aggregate_value(const VqxContext *ctx, unsigned i)
+{
+    return ctx && i < ctx->collector.n_aggregate ? ctx->collector.aggregate[i].value : NAN;
+}

@@ -168,6 +168,19 @@ VQX_API int vqx_import_score(VqxContext *ctx, const char *key, unsigned frame,
  * final: a live viewer can read those before the flush. */
 VQX_API unsigned vqx_frames_complete(const VqxContext *ctx);
 
+/* Aggregate values over the whole run (e.g. psnr's apsnr_y with
+ * enable_apsnr), known after vqx_flush. */
+VQX_API unsigned vqx_aggregate_count(const VqxContext *ctx);
+VQX_API const char *vqx_aggregate_name(const VqxContext *ctx, unsigned i);
+VQX_API double vqx_aggregate_value(const VqxContext *ctx, unsigned i);
+
+/* The feature instances requested (models' included), named as the output
+ * files' "backends" name them (extractor and options), and where each ran:
+ * "cpu" or "cuda". */
+VQX_API unsigned vqx_run_feature_count(const VqxContext *ctx);
+VQX_API const char *vqx_run_feature_name(const VqxContext *ctx, unsigned i);
+VQX_API const char *vqx_run_feature_backend(const VqxContext *ctx, unsigned i);
+
 enum VqxPool {
     VQX_POOL_MIN,
     VQX_POOL_MAX,

@@ -19,7 +19,6 @@ message; nothing is printed.
 """
 from __future__ import annotations
 
-import json
 import os
 import time
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Sequence, Tuple, Union
@@ -142,7 +141,6 @@ class Result:
         self._subsample = subsample
         self._fps = ctx.frame_count() / elapsed if elapsed > 0 else float("nan")
         self._frames: Optional[dict] = None
-        self._summary: Optional[dict] = None
         self.frame_count: int = ctx.frame_count()
         self.keys: list = ctx.keys()
         self.models: list = ctx.model_keys()
@@ -171,27 +169,15 @@ class Result:
                 self._frames[key] = values
         return self._frames
 
-    def _read_summary(self) -> dict:
-        # vqx.h has no call for the aggregates and backends: they are read
-        # from the JSON output, at full precision (null: not finite)
-        if self._summary is None:
-            data = json.loads(self._ctx.json())
-            self._summary = {
-                "aggregate": {k: float("nan") if v is None else v
-                              for k, v in data["aggregate_metrics"].items()},
-                "backends": dict(data["backends"]),
-            }
-        return self._summary
-
     @property
     def aggregate(self) -> "dict[str, float]":
         """Aggregate metrics, name -> value (e.g. apsnr_y with psnr=enable_apsnr=true)."""
-        return self._read_summary()["aggregate"]
+        return self._ctx.aggregate()
 
     @property
     def backends(self) -> "dict[str, str]":
         """Feature (with its options) -> the backend that computed it, "cpu" or "cuda"."""
-        return self._read_summary()["backends"]
+        return self._ctx.backends()
 
     def write(self, path: PathLike, fmt: str = "json", *,
               precision: Union[None, str, int] = None) -> None:

@@ -621,21 +621,33 @@ static PyObject *Context_write(PyObject *obj, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* json(): the JSON output at full precision, as a string (the aggregates
- * and the backends are read from it: vqx.h has no call for them). */
-static PyObject *Context_json(PyObject *obj, PyObject *unused)
+/* aggregate(): {name: value} of the run's aggregate metrics. */
+static PyObject *Context_aggregate(PyObject *obj, PyObject *unused)
 {
     (void)unused;
     ContextObject *self = (ContextObject *)obj;
     if (!context_ready(self)) return NULL;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f) return PyErr_NoMemory();
-    const int ret = write_to(self, f, VQX_OUTPUT_JSON, VQX_PRECISION_MAX, NAN);
-    PyObject *out = fclose(f) || ret ? raise_error(error_type, "cannot format the results")
-                                     : PyUnicode_FromStringAndSize(text, (Py_ssize_t)len);
-    free(text);
+    PyObject *out = PyDict_New();
+    for (unsigned i = 0; out && i < vqx_aggregate_count(self->ctx); i++) {
+        PyObject *v = PyFloat_FromDouble(vqx_aggregate_value(self->ctx, i));
+        if (!v || PyDict_SetItemString(out, vqx_aggregate_name(self->ctx, i), v)) Py_CLEAR(out);
+        Py_XDECREF(v);
+    }
+    return out;
+}
+
+/* backends(): {feature instance: "cpu" | "cuda"}. */
+static PyObject *Context_backends(PyObject *obj, PyObject *unused)
+{
+    (void)unused;
+    ContextObject *self = (ContextObject *)obj;
+    if (!context_ready(self)) return NULL;
+    PyObject *out = PyDict_New();
+    for (unsigned i = 0; out && i < vqx_run_feature_count(self->ctx); i++) {
+        PyObject *v = PyUnicode_FromString(vqx_run_feature_backend(self->ctx, i));
+        if (!v || PyDict_SetItemString(out, vqx_run_feature_name(self->ctx, i), v)) Py_CLEAR(out);
+        Py_XDECREF(v);
+    }
     return out;
 }
 
@@ -678,7 +690,8 @@ static PyMethodDef context_methods[] = {
     { "values", Context_values, METH_VARARGS, "values(key) -> bytearray of doubles" },
     { "pooled", Context_pooled, METH_VARARGS, "pooled(key) -> (min, max, mean, harmonic_mean)" },
     { "write", Context_write, METH_VARARGS, "write(path, format, precision, fps)" },
-    { "json", Context_json, METH_NOARGS, "json() -> str" },
+    { "aggregate", Context_aggregate, METH_NOARGS, "aggregate() -> dict" },
+    { "backends", Context_backends, METH_NOARGS, "backends() -> dict" },
     { "notices", Context_notices, METH_NOARGS, "notices() -> list[str]" },
     { "add_notice", Context_add_notice, METH_VARARGS, "add_notice(msg)" },
     { "close", Context_close, METH_NOARGS, "close()" },
