@@ -830,8 +830,8 @@ int vqx_open(VqxContext **out, const VqxSettings *s)
     *out = ctx;
 
     if (ctx->settings.backend == VQX_BACKEND_CUDA) {
-        ret = vqx_device_open(&ctx->device, ctx->settings.cuda_context, ctx->error,
-                              sizeof(ctx->error));
+        ret = vqx_device_open(&ctx->device, ctx->settings.gpu, ctx->settings.cuda_context,
+                              ctx->error, sizeof(ctx->error));
         if (ret) return ret;
         ctx->pool_pinned = true;
     } else if (ctx->settings.backend != VQX_BACKEND_CPU) {

@@ -311,6 +311,8 @@ for args, needle, what in (
         (["--frame_skip_dist", "x"], "frame skip", "bad frame skip (distorted)"),
         (["--precision", "x"], "precision", "bad precision word"),
         (["--backend", "x"], "backend", "bad backend"),
+        (["--backend", "cuda", "--gpu", "x"], "GPU", "bad GPU index"),
+        (["--gpu", "0"], "--backend cuda", "--gpu without --backend cuda"),
         (["--aom_ctc", "v0.1"], "aom_ctc", "bad aom_ctc version"),
         (["--nflx_ctc", "v2.0"], "nflx_ctc", "bad nflx_ctc version"),
         (["extra"], "unexpected argument", "a stray argument"),

@@ -30,6 +30,7 @@ enum {
     ARG_AOM_CTC,
     ARG_NFLX_CTC,
     ARG_PLOT,
+    ARG_GPU,
 };
 
 static const struct option long_options[] = {
@@ -59,6 +60,7 @@ static const struct option long_options[] = {
     { "precision",       required_argument, NULL, ARG_PRECISION },
     { "backend",         required_argument, NULL, ARG_BACKEND },
     { "strict_backend",  no_argument,       NULL, ARG_STRICT_BACKEND },
+    { "gpu",             required_argument, NULL, ARG_GPU },
     { "help",            no_argument,       NULL, ARG_HELP },
     { "aom_ctc",         required_argument, NULL, ARG_AOM_CTC },
     { "nflx_ctc",        required_argument, NULL, ARG_NFLX_CTC },
@@ -96,6 +98,8 @@ static void print_help(const char *app)
            "      --backend NAME          cpu (default) or cuda: features with a CUDA\n"
            "                              twin run on the GPU, the others on the CPU\n"
            "      --strict_backend        fail instead of running a feature on the CPU\n"
+           "      --gpu N                 the GPU of --backend cuda (CUDA device index,\n"
+           "                              default 0)\n"
            "      --cpumask N             SIMD levels not to use, libvmaf's bits: 1 SSE2,\n"
            "                              2 SSSE3, 4 SSE4.1, 8 AVX2, 16 AVX-512, 32 AVX-512\n"
            "                              ICL; 63: the scalar C (values are equal anyway)\n"
@@ -317,6 +321,10 @@ static int parse_args(CliSettings *s, int argc, char *const *argv)
         case ARG_STRICT_BACKEND:
             s->strict_backend = true;
             break;
+        case ARG_GPU:
+            if (parse_unsigned(optarg, &s->gpu)) return usage_error(app, "invalid GPU '%s'", optarg);
+            s->gpu_given = true;
+            break;
         case 'n': s->no_prediction = true; break;
         case 'q': s->quiet = true; break;
         case 'v':
@@ -337,6 +345,8 @@ static int parse_args(CliSettings *s, int argc, char *const *argv)
     if (!s->dis_path) return usage_error(app, "%s", "no distorted (-d) given");
     if (!strcmp(s->ref_path, "-") && !strcmp(s->dis_path, "-"))
         return usage_error(app, "%s", "only one input can be the standard input (-)");
+    if (s->gpu_given && s->backend != VQX_BACKEND_CUDA)
+        return usage_error(app, "%s", "--gpu picks the GPU of --backend cuda, which is not given");
     if (raw_fields && raw_fields != 15)
         return usage_error(app, "%s", "raw input needs all of -w, -h, -p and -b");
     const char *reader_threads = getenv("VQX_READER_THREADS");

@@ -48,6 +48,8 @@ typedef struct CliSettings {
     bool quiet;
     enum VqxBackend backend;
     bool strict_backend;
+    unsigned gpu;            /* --gpu: the CUDA device of --backend cuda */
+    bool gpu_given;
     char *owned[2 * CLI_MAX_ITEMS]; /* strings parse_cli allocated */
     unsigned n_owned;
 } CliSettings;

@@ -343,6 +343,7 @@ int main(int argc, char **argv)
     vs.subsample = s.subsample;
     vs.backend = s.backend;
     vs.strict_backend = s.strict_backend;
+    vs.gpu = s.gpu;
     static NoticeLog notices;
     vs.notice = print_notice;
     vs.notice_cookie = &notices;

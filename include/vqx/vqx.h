@@ -90,6 +90,9 @@ typedef struct VqxSettings {
      * bit disables that set, 0 uses every one the CPU has, 63 the scalar C
      * alone. Results are identical for every mask. */
     unsigned cpumask;
+    /* The cuda backend's GPU: its CUDA device index (default 0); ignored
+     * with cuda_context, which names its device itself. */
+    unsigned gpu;
     /* The cuda backend: a CUcontext to work in (the caller's, e.g. FFmpeg's
      * hardware device), made current on the threads that use the device;
      * NULL: device 0's primary context. */

@@ -222,13 +222,17 @@ static int bind(VqxDevice *dev)
     return -EIO;
 }
 
-int vqx_device_open(VqxDevice **out, void *cuda_context, char *err, size_t len)
+int vqx_device_open(VqxDevice **out, unsigned gpu, void *cuda_context, char *err, size_t len)
 {
     int n = 0;
     cudaError_t code = cudaGetDeviceCount(&n);
     if (code != cudaSuccess || n == 0) {
         snprintf(err, len, "backend cuda: no CUDA device (%s)",
                  code != cudaSuccess ? cudaGetErrorString(code) : "none found");
+        return -ENODEV;
+    }
+    if (!cuda_context && gpu >= (unsigned)n) {
+        snprintf(err, len, "backend cuda: no GPU %u (%d found: 0 to %d)", gpu, n, n - 1);
         return -ENODEV;
     }
     if (cuda_context && !ctx_set_current) {
@@ -252,7 +256,7 @@ int vqx_device_open(VqxDevice **out, void *cuda_context, char *err, size_t len)
     dev->context = cuda_context;
     int ret = bind(dev);
     if (ret) snprintf(err, len, "%s", dev->error);
-    else if (!cuda_context) ret = vqx_cu_check(cudaSetDevice(0), "cudaSetDevice", err, len);
+    else if (!cuda_context) ret = vqx_cu_check(cudaSetDevice((int)gpu), "cudaSetDevice", err, len);
     if (!ret) ret = vqx_cu_check(cudaStreamCreateWithFlags(&dev->compute, cudaStreamNonBlocking),
                                  "cudaStreamCreate", err, len);
     if (!ret) ret = vqx_cu_check(cudaStreamCreateWithFlags(&dev->upload, cudaStreamNonBlocking),

@@ -55,9 +55,9 @@ int vqx_device_launched(VqxDevice *dev, int cuda_status, const char *what);
 /* ---- for the context ---- */
 
 /* Picks the device: the CUcontext `cuda_context` when not NULL (made
- * current on each thread that calls in), else device 0's primary context;
- * fails with a message when there is none. */
-int vqx_device_open(VqxDevice **dev, void *cuda_context, char *err, size_t len);
+ * current on each thread that calls in), else the primary context of CUDA
+ * device `gpu`; fails with a message when there is none. */
+int vqx_device_open(VqxDevice **dev, unsigned gpu, void *cuda_context, char *err, size_t len);
 /* Waits for the work in flight, so that the memory it reads can go. */
 void vqx_device_quiesce(VqxDevice *dev);
 void vqx_device_close(VqxDevice **dev);

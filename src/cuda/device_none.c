@@ -4,9 +4,9 @@
 
 #include "cuda/device.h"
 
-int vqx_device_open(VqxDevice **dev, void *cuda_context, char *err, size_t len)
+int vqx_device_open(VqxDevice **dev, unsigned gpu, void *cuda_context, char *err, size_t len)
 {
-    (void)cuda_context;
+    (void)gpu, (void)cuda_context;
     *dev = NULL;
     snprintf(err, len, "backend cuda: not in this build (built without nvcc)");
     return -ENOTSUP;
