@@ -81,7 +81,7 @@ class _Options:
     def __init__(self, model: Specs, features: Specs, width: Optional[int], height: Optional[int],
                  pixel_format: Optional[str], bitdepth: Optional[int], threads: int,
                  subsample: int, backend: str, frame_cnt: Optional[int], strict_backend: bool,
-                 cpumask: int) -> None:
+                 cpumask: int, gpu: int) -> None:
         self.models = _specs(model, "model")
         self.features = _specs(features, "features")
         self.width = 0 if width is None else _count(width, "width", 1, 65536)
@@ -99,12 +99,13 @@ class _Options:
         self.frame_cnt = 0 if frame_cnt is None else _count(frame_cnt, "frame count", 1)
         self.strict_backend = bool(strict_backend)
         self.cpumask = _count(cpumask, "cpumask", 0, 63)
+        self.gpu = _count(gpu, "GPU", 0)
 
     def open(self) -> _vqx.Context:
         """A context with every model and feature requested, models first as
         the CLI (and libvmaf's) does: that order is the keys' order."""
         ctx = _vqx.Context(self.threads, self.subsample, self.backend, self.strict_backend,
-                           self.cpumask)
+                           self.cpumask, self.gpu)
         for spec in self.models:
             ctx.use_model(spec)
         for spec in self.features:
@@ -244,9 +245,9 @@ class Scorer:
                  pixel_format: Optional[str] = None, bitdepth: Optional[int] = None,
                  threads: int = 0, subsample: int = 1, backend: str = "cpu",
                  frame_cnt: Optional[int] = None, strict_backend: bool = False,
-                 cpumask: int = 0) -> None:
+                 cpumask: int = 0, gpu: int = 0) -> None:
         self._options = _Options(model, features, width, height, pixel_format, bitdepth, threads,
-                                 subsample, backend, frame_cnt, strict_backend, cpumask)
+                                 subsample, backend, frame_cnt, strict_backend, cpumask, gpu)
         self._ctx: Optional[_vqx.Context] = self._options.open()
         self._sent = 0
         self._t0 = time.monotonic()
@@ -309,7 +310,7 @@ def score(ref: Union[PathLike, Iterable[Frame]], dis: Union[PathLike, Iterable[F
           height: Optional[int] = None, pixel_format: Optional[str] = None,
           bitdepth: Optional[int] = None, threads: int = 0, subsample: int = 1,
           backend: str = "cpu", frame_cnt: Optional[int] = None, strict_backend: bool = False,
-          cpumask: int = 0) -> Result:
+          cpumask: int = 0, gpu: int = 0) -> Result:
     """Score a distorted video against its reference, as the vqx CLI does.
 
     ref, dis: both paths (y4m, detected from its header, or raw planar yuv,
@@ -327,13 +328,14 @@ def score(ref: Union[PathLike, Iterable[Frame]], dis: Union[PathLike, Iterable[F
     score every n-th frame. backend: "cpu" or "cuda" (features without a
     CUDA twin run on the CPU, or fail with strict_backend). cpumask:
     libvmaf's --cpumask (SIMD levels not used; values are equal anyway).
+    gpu: the CUDA device of backend "cuda" (the CLI's --gpu).
 
     Raises vqx.Error for bad options and frames, vqx.InputError for files
     that cannot be opened or read; an error met after scoring began has the
     scores of the frames before it as its ``result``.
     """
     options = _Options(model, features, width, height, pixel_format, bitdepth, threads,
-                       subsample, backend, frame_cnt, strict_backend, cpumask)
+                       subsample, backend, frame_cnt, strict_backend, cpumask, gpu)
     if _is_path(ref) and _is_path(dis):
         raw = options.raw_format()
         ctx = options.open()

@@ -91,11 +91,12 @@ static bool context_ready(ContextObject *self)
 
 static PyObject *Context_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = { "threads", "subsample", "backend", "strict_backend", "cpumask", NULL };
-    unsigned threads = 0, subsample = 1, backend = 0, cpumask = 0;
+    static char *kwlist[] = { "threads", "subsample", "backend", "strict_backend", "cpumask",
+                              "gpu", NULL };
+    unsigned threads = 0, subsample = 1, backend = 0, cpumask = 0, gpu = 0;
     int strict = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|IIIpI", kwlist, &threads, &subsample, &backend,
-                                     &strict, &cpumask))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|IIIpII", kwlist, &threads, &subsample, &backend,
+                                     &strict, &cpumask, &gpu))
         return NULL;
     if (backend > VQX_BACKEND_CUDA) return raise_error(error_type, "unknown backend");
     allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
@@ -110,6 +111,7 @@ static PyObject *Context_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
     s.backend = (enum VqxBackend)backend;
     s.strict_backend = strict;
     s.cpumask = cpumask;
+    s.gpu = gpu;
     s.notice = notice_callback;
     s.notice_cookie = &self->notices;
     if (vqx_open(&self->ctx, &s)) {
@@ -702,7 +704,7 @@ static PyType_Slot context_slots[] = {
     { Py_tp_new, Context_new },
     { Py_tp_dealloc, Context_dealloc },
     { Py_tp_methods, context_methods },
-    { Py_tp_doc, "Context(threads=0, subsample=1, backend=0, strict_backend=False, cpumask=0): "
+    { Py_tp_doc, "Context(threads=0, subsample=1, backend=0, strict_backend=False, cpumask=0, gpu=0): "
                  "a VqxContext (internal; see vqx.Scorer)" },
     { 0, NULL },
 };
