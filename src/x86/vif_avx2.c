@@ -23,7 +23,6 @@
 #define VECD __m256d
 #define VD(op) _mm256_##op
 #define VCASTPD(d) _mm256_castpd_si256(d)
-#define VCASTPS(f) _mm256_castps_si256(f)
 #define VTRUNC(d) _mm256_round_pd(d, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)
 #define NAME(f) f##_avx2
 
@@ -43,9 +42,18 @@ ALWAYS_INLINE __m128i narrow64(__m256i v)
     return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, idx));
 }
 
-ALWAYS_INLINE __m256i blend_odd(__m256i a, __m256i b)
+ALWAYS_INLINE __m256i high_dwords(__m256i a, __m256i b)
 {
-    return _mm256_blend_epi32(a, b, 0xaa);
+    return _mm256_blend_epi32(_mm256_shuffle_epi32(a, 0xb1), b, 0xaa);
+}
+
+/* x >> 8 is below 2^23, so its float is exact and its biased exponent is
+ * floor(log2 x) - 8 + 127 */
+ALWAYS_INLINE __m256i clz32(__m256i x)
+{
+    const __m256i e = _mm256_srli_epi32(
+        _mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_srli_epi32(x, 8))), 23);
+    return _mm256_sub_epi32(_mm256_set1_epi32(31 + 127 - 8), e);
 }
 
 ALWAYS_INLINE __m256i gather_dwords(const uint16_t *table, __m256i off)
@@ -66,6 +74,24 @@ ALWAYS_INLINE __m256i evens(const uint32_t *p)
 {
     const __m256 lo = _mm256_castsi256_ps(VLOAD(p)), hi = _mm256_castsi256_ps(VLOAD(p + 8));
     return _mm256_castps_si256(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)));
+}
+
+/* palignr shifts within 128-bit lanes: the middle vector (cur's high
+ * lane, next's low one) supplies what crosses them */
+ALWAYS_INLINE __m256i window(__m256i cur, __m256i next, unsigned d)
+{
+    const __m256i mid = _mm256_permute2x128_si256(cur, next, 0x21);
+    switch (d) {
+    case 0: return cur;
+    case 1: return _mm256_alignr_epi8(mid, cur, 4);
+    case 2: return _mm256_alignr_epi8(mid, cur, 8);
+    case 3: return _mm256_alignr_epi8(mid, cur, 12);
+    case 4: return mid;
+    case 5: return _mm256_alignr_epi8(next, mid, 4);
+    case 6: return _mm256_alignr_epi8(next, mid, 8);
+    case 7: return _mm256_alignr_epi8(next, mid, 12);
+    default: return next;
+    }
 }
 
 /* v below 2^16: the unsigned saturation of packus is no change */

@@ -24,7 +24,6 @@
 #define VECD __m512d
 #define VD(op) _mm512_##op
 #define VCASTPD(d) _mm512_castpd_si512(d)
-#define VCASTPS(f) _mm512_castps_si512(f)
 #define VTRUNC(d) _mm512_roundscale_pd(d, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)
 #define NAME(f) f##_avx512
 
@@ -43,9 +42,15 @@ ALWAYS_INLINE __m256i narrow64(__m512i v)
     return _mm512_cvtepi64_epi32(v);
 }
 
-ALWAYS_INLINE __m512i blend_odd(__m512i a, __m512i b)
+/* on the even lanes, a's dwords swapped within their 64-bit lanes */
+ALWAYS_INLINE __m512i high_dwords(__m512i a, __m512i b)
 {
-    return _mm512_mask_blend_epi32(0xaaaa, a, b);
+    return _mm512_mask_shuffle_epi32(b, 0x5555, a, _MM_PERM_CDAB);
+}
+
+ALWAYS_INLINE __m512i clz32(__m512i x)
+{
+    return _mm512_lzcnt_epi32(x);
 }
 
 ALWAYS_INLINE __m512i gather_dwords(const uint16_t *table, __m512i off)
@@ -67,6 +72,21 @@ ALWAYS_INLINE __m512i evens(const uint32_t *p)
     const __m512i idx = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26,
                                           28, 30);
     return _mm512_permutex2var_epi32(VLOAD(p), idx, VLOAD(p + 16));
+}
+
+ALWAYS_INLINE __m512i window(__m512i cur, __m512i next, unsigned d)
+{
+    switch (d) {
+    case 0: return cur;
+    case 1: return _mm512_alignr_epi32(next, cur, 1);
+    case 2: return _mm512_alignr_epi32(next, cur, 2);
+    case 3: return _mm512_alignr_epi32(next, cur, 3);
+    case 4: return _mm512_alignr_epi32(next, cur, 4);
+    case 5: return _mm512_alignr_epi32(next, cur, 5);
+    case 6: return _mm512_alignr_epi32(next, cur, 6);
+    case 7: return _mm512_alignr_epi32(next, cur, 7);
+    default: return _mm512_alignr_epi32(next, cur, 8);
+    }
 }
 
 /* vpmovdw truncates, as the C's (uint16_t) cast */
@@ -112,22 +132,26 @@ static const float poly_frac[32] = {
 };
 
 /* the 32-entry tables stay in registers: vpermt2 picks by the index's low
- * five bits, j >> 10 */
+ * five bits, j >> 10 (bits of j past 15 are ignored, there and in d). d is
+ * exact: the float of 2^23 + (j & 1023) has j & 1023 as its mantissa's
+ * low bits (one vpternlogd), 2^23 + 512 taken off. Horner's steps in
+ * fused multiply-adds, u + u (a2 u + a3 u^2 + a4 u^3) rounded once. */
 ALWAYS_INLINE __m512i log2_poly(__m512i j)
 {
     const __m512i a = _mm512_srli_epi32(j, 10);
-    const __m512 d = _mm512_cvtepi32_ps(
-        _mm512_sub_epi32(_mm512_and_si512(j, _mm512_set1_epi32(1023)), _mm512_set1_epi32(512)));
+    /* (j & 1023) | 0x4b000000 */
+    const __m512i m = _mm512_ternarylogic_epi32(j, _mm512_set1_epi32(1023),
+                                                _mm512_set1_epi32(0x4b000000), 0xea);
+    const __m512 d = _mm512_sub_ps(_mm512_castsi512_ps(m), _mm512_set1_ps(8389120.0f));
     const __m512 slope = _mm512_permutex2var_ps(_mm512_loadu_ps(poly_slope), a,
                                                 _mm512_loadu_ps(poly_slope + 16));
     const __m512 frac = _mm512_permutex2var_ps(_mm512_loadu_ps(poly_frac), a,
                                                _mm512_loadu_ps(poly_frac + 16));
     const __m512i base = _mm512_permutex2var_epi32(VLOAD(poly_base), a, VLOAD(poly_base + 16));
     const __m512 u = _mm512_mul_ps(d, slope);
-    __m512 w = _mm512_add_ps(_mm512_set1_ps(0x1.47fd4p-25f),
-                             _mm512_mul_ps(u, _mm512_set1_ps(-0x1.55046ap-37f)));
-    w = _mm512_mul_ps(u, _mm512_add_ps(_mm512_set1_ps(-0x1.62e43p-13f), _mm512_mul_ps(u, w)));
-    const __m512 t = _mm512_add_ps(frac, _mm512_add_ps(u, _mm512_mul_ps(u, w)));
+    __m512 w = _mm512_fmadd_ps(u, _mm512_set1_ps(-0x1.55046ap-37f), _mm512_set1_ps(0x1.47fd4p-25f));
+    w = _mm512_mul_ps(u, _mm512_fmadd_ps(u, w, _mm512_set1_ps(-0x1.62e43p-13f)));
+    const __m512 t = _mm512_add_ps(frac, _mm512_fmadd_ps(u, w, u));
     return _mm512_add_epi32(base, _mm512_cvt_roundps_epi32(t, _MM_FROUND_TO_NEG_INF |
                                                                   _MM_FROUND_NO_EXC));
 }

@@ -10,15 +10,19 @@
  *   NAME(f)              f with the ISA's suffix
  *   load_bytes(p)        2 LANES bytes as 16-bit lanes
  *   cmp_gt(a, b)         signed 32-bit a > b as all-ones lanes
- *   VCASTPS(f)           the bits of a float vector
  *   lo_half(v), hi_half(v), join(lo, hi), narrow64(v) (the low dwords of
- *                        the 64-bit lanes), blend_odd(a, b) (the even 32-bit
- *                        lanes of a, the odd of b), gather_dwords(t, off)
+ *                        the 64-bit lanes), high_dwords(a, b) (the high
+ *                        dwords of the 64-bit lanes of a in the even 32-bit
+ *                        lanes, of b in the odd), clz32(x) (the leading
+ *                        zeros of x in [2^8, 2^31)), gather_dwords(t, off)
  *                        (the dwords of t at byte offsets off)
  *   store_cols(p, lo, hi)    2 LANES dwords in unpack order (lo: the 32-bit
  *                        lanes of unpacklo_epi16) to p in column order
  *   evens(p), store_means(p, v)   LANES even columns of p, in an order of
  *                        the ISA's, and 16-bit stores of them in column order
+ *   window(cur, next, d) the LANES dwords of the pair (cur, next) from its
+ *                        dword d, 0 <= d <= VIF_MAX_HALF (<= LANES; d
+ *                        constant: an immediate shift)
  * and, optionally, VIF_LOG2_POLY with log2_poly(j) (the log2 table's entry
  * 2^15 + j, computed), which adds the entries NAME(..._poly) that use it.
  *
@@ -115,6 +119,26 @@ ALWAYS_INLINE void store_moment(uint16_t *lo, uint16_t *hi, VEC a, VEC b)
     store_words(hi, VI(srli_epi32)(a, 16), VI(srli_epi32)(b, 16));
 }
 
+/* The vertical taps of the row pairs (k, n - 1 - k), k <= n / 2, as dwords
+ * that the steps broadcast from memory: `pair` the words (ca, cb) for madd,
+ * `tap` the tap itself. With 16-bit samples the centre pairs with itself,
+ * its tap split in two; with bytes it pairs with a zero row, (c, c). */
+typedef struct ColumnTaps {
+    int32_t pair[VIF_MAX_HALF + 1], tap[VIF_MAX_HALF + 1];
+} ColumnTaps;
+
+static void column_taps(const VifFilter *f, int bytes, ColumnTaps *t)
+{
+    const unsigned n = f->width, half = n / 2;
+    for (unsigned k = 0; k <= half; k++) {
+        const unsigned c = f->taps[k];
+        const int split = k == half && !bytes;
+        const unsigned ca = split ? c - c / 2 : c, cb = split ? c / 2 : f->taps[n - 1 - k];
+        t->pair[k] = (int32_t)(ca | cb << 16);
+        t->tap[k] = (int32_t)c;
+    }
+}
+
 /* 8 bits: squares (below 2^16) and their sums over a pair of rows (below
  * 2^17) fit madd's products, and tap * sum fits 32 bits, as the C's 32-bit
  * sums of squares; with symmetric taps each row pair (k, n - 1 - k) shares
@@ -123,9 +147,10 @@ typedef struct Stats8 {
     VEC mu1[2], mu2[2], rr[2], dd[2], rd[2];
 } Stats8;
 
-ALWAYS_INLINE void stats8_rows(Stats8 *s, VEC ra, VEC rb, VEC da, VEC db, unsigned c)
+ALWAYS_INLINE void stats8_rows(Stats8 *s, VEC ra, VEC rb, VEC da, VEC db, const ColumnTaps *t,
+                               unsigned k)
 {
-    const VEC cc = word_pair(c, c), c32 = VI(set1_epi32)((int32_t)c);
+    const VEC cc = VI(set1_epi32)(t->pair[k]), c32 = VI(set1_epi32)(t->tap[k]);
     const VEC p[2] = { VI(unpacklo_epi16)(ra, rb), VI(unpackhi_epi16)(ra, rb) };
     const VEC q[2] = { VI(unpacklo_epi16)(da, db), VI(unpackhi_epi16)(da, db) };
     for (int h = 0; h < 2; h++) {
@@ -137,19 +162,19 @@ ALWAYS_INLINE void stats8_rows(Stats8 *s, VEC ra, VEC rb, VEC da, VEC db, unsign
     }
 }
 
-ALWAYS_INLINE void stats8_step(const uint8_t *const *r, const uint8_t *const *d,
-                               const VifFilter *f, const VifShifts *sh, const Words *out,
+ALWAYS_INLINE void stats8_step(const uint8_t *const *r, const uint8_t *const *d, unsigned n,
+                               const ColumnTaps *t, const VifShifts *sh, const Words *out,
                                unsigned x)
 {
-    const unsigned n = f->width, half = n / 2;
+    const unsigned half = n / 2;
     Stats8 s;
     s.mu1[0] = s.mu1[1] = s.mu2[0] = s.mu2[1] = VZERO();
     s.rr[0] = s.rr[1] = s.dd[0] = s.dd[1] = s.rd[0] = s.rd[1] = VZERO();
     for (unsigned k = 0; k < half; k++)
         stats8_rows(&s, load_bytes(r[k] + x), load_bytes(r[n - 1 - k] + x),
-                    load_bytes(d[k] + x), load_bytes(d[n - 1 - k] + x), f->taps[k]);
-    stats8_rows(&s, load_bytes(r[half] + x), VZERO(), load_bytes(d[half] + x), VZERO(),
-                f->taps[half]);
+                    load_bytes(d[k] + x), load_bytes(d[n - 1 - k] + x), t, k);
+    stats8_rows(&s, load_bytes(r[half] + x), VZERO(), load_bytes(d[half] + x), VZERO(), t,
+                half);
     const VEC mround = VI(set1_epi32)((int32_t)sh->mean_round);
     const __m128i mshift = _mm_cvtsi32_si128((int)sh->mean);
     /* the 8-bit C sums squares in 32 bits: its round is taken to 32 bits */
@@ -201,20 +226,18 @@ ALWAYS_INLINE VEC moment16(VEC lo, VEC hi, VEC round, __m128i shift, __m128i up)
     return VI(add_epi32)(VI(sll_epi32)(h, up), VI(srl_epi32)(l, shift));
 }
 
-ALWAYS_INLINE void stats16_step(const uint8_t *const *r, const uint8_t *const *d,
-                                const VifFilter *f, const VifShifts *sh, const Words *out,
+ALWAYS_INLINE void stats16_step(const uint8_t *const *r, const uint8_t *const *d, unsigned n,
+                                const ColumnTaps *t, const VifShifts *sh, const Words *out,
                                 unsigned x, int part)
 {
-    const unsigned n = f->width, half = n / 2;
+    const unsigned half = n / 2;
     VEC acc[4][2];
     for (int i = 0; i < 4; i++) acc[i][0] = acc[i][1] = VZERO();
     for (unsigned k = 0; k <= half; k++) {
         const unsigned kb = n - 1 - k;
-        const unsigned ca = k < half ? f->taps[k] : f->taps[k] - f->taps[k] / 2;
-        const unsigned cb = k < half ? f->taps[kb] : f->taps[k] / 2;
         stats16_rows(acc, part, VLOAD((const uint16_t *)r[k] + x),
                      VLOAD((const uint16_t *)r[kb] + x), VLOAD((const uint16_t *)d[k] + x),
-                     VLOAD((const uint16_t *)d[kb] + x), word_pair(ca, cb));
+                     VLOAD((const uint16_t *)d[kb] + x), VI(set1_epi32)(t->pair[k]));
     }
     const VEC sround = VI(set1_epi32)((int32_t)((uint32_t)sh->sq_round + 0x80000000u));
     const __m128i sshift = _mm_cvtsi32_si128((int)sh->sq);
@@ -348,98 +371,101 @@ static void mirror_words(const Words *c, unsigned w, unsigned half)
 }
 
 /* Tap pairs of the horizontal pass over the columns P from column -half:
- * a load at word b + s (s even) holds columns b + s + 2 i and b + s + 2 i + 1
- * in its dword i, the pair (t[s], t[s + 1]) of output b + 2 i and
- * (t[s - 1], t[s]) of output b + 2 i + 1 (taps outside the filter are 0),
- * so that both parities share each load: entry k has offset off[k] and
- * the two pairs even[k], odd[k] (a | b << 16). A tap of 2^15 or more
- * (scale 3's centre) is spread over two entries of the same offset. */
-static unsigned tap_pairs(const VifFilter *f, unsigned *off, uint32_t *even, uint32_t *odd)
+ * the words b + s .. b + s + COLS - 1 (s even) hold columns b + s + 2 i and
+ * b + s + 2 i + 1 in dword i, the pair (t[s], t[s + 1]) of output b + 2 i
+ * and (t[s - 1], t[s]) of output b + 2 i + 1 (taps outside the filter are
+ * 0), so that both parities share each window: `per` entries for each
+ * window d = s / 2, entry d * per + j with the pairs even[], odd[]
+ * (a | b << 16). per is 1, or 2 where a tap reaches 2^15 (scale 3's
+ * centre): such a tap is spread over the two (taps below 65535, as the
+ * filters of 3 taps or more). Returns per. */
+static unsigned tap_pairs(const VifFilter *f, uint32_t *even, uint32_t *odd)
 {
     const unsigned n = f->width;
+    unsigned per = 1;
+    for (unsigned k = 0; k < n; k++)
+        if (f->taps[k] > 32767) per = 2;
 #define TAP(k) ((k) >= 0 && (k) < (int)n ? (uint32_t)f->taps[k] : 0)
-    unsigned count = 0;
     for (int s = 0; s < (int)n; s += 2) {
         uint32_t rem[4] = { TAP(s), TAP(s + 1), TAP(s - 1), TAP(s) };
-        do {
+        for (unsigned j = 0; j < per; j++) {
             uint32_t t[4];
             for (int i = 0; i < 4; i++) {
                 t[i] = rem[i] < 32767 ? rem[i] : 32767;
                 rem[i] -= t[i];
             }
-            off[count] = (unsigned)s;
-            even[count] = t[0] | t[1] << 16;
-            odd[count++] = t[2] | t[3] << 16;
-        } while (rem[0] | rem[1] | rem[2] | rem[3]);
+            even[s / 2 * per + j] = t[0] | t[1] << 16;
+            odd[s / 2 * per + j] = t[2] | t[3] << 16;
+        }
     }
 #undef TAP
-    return count;
+    return per;
 }
 
-/* (uint32_t)((a * b + 2^31) >> 32) of each 32-bit lane: the products of
- * the even lanes, then of the odd ones. */
+/* (uint32_t)((a * b + 2^31) >> 32) + 2^31 of each 32-bit lane (the bias
+ * of moment's results, taken off with the difference): the products of
+ * the even lanes, then of the odd ones, 2^63 added to the round. */
 ALWAYS_INLINE VEC mean_product(VEC a, VEC b)
 {
-    const VEC round = VSET64(INT64_C(2147483648));
-    const VEC even = VI(srli_epi64)(VI(add_epi64)(VI(mul_epu32)(a, b), round), 32);
+    const VEC round = VSET64(INT64_MIN + INT64_C(2147483648));
+    const VEC even = VI(add_epi64)(VI(mul_epu32)(a, b), round);
     const VEC odd = VI(add_epi64)(
         VI(mul_epu32)(VI(srli_epi64)(a, 32), VI(srli_epi64)(b, 32)), round);
-    return blend_odd(even, odd);
+    return high_dwords(even, odd);
 }
 
 /* The C's (uint32_t)((sum + 2^15) >> 16) of a 48-bit sum 2^16 H + L from
- * the biased sums of its high and low words: H + ((L + 2^15) >> 16), the
- * carry exact as L + 2^15 < 2^32. */
+ * the biased sums of its high and low words, less 2^31 (H's bias, which
+ * mean_product's cancels): H + ((L + 2^15) >> 16), the carry exact as
+ * L + 2^15 < 2^32. */
 ALWAYS_INLINE VEC moment(VEC lo, VEC hi)
 {
     const VEC l = VI(add_epi32)(lo, VI(set1_epi32)((int32_t)0x80008000u));
-    return VI(add_epi32)(VI(add_epi32)(hi, BIAS31), VI(srli_epi32)(l, 16));
+    return VI(add_epi32)(hi, VI(srli_epi32)(l, 16));
 }
 
-/* The log2 table's entry i = 2^15 + j for j in [0, 2^15): from the ISA's
- * in-register formula (log2_poly, where it has one) if `poly`, else from
- * the dword at byte offset 2 i - 2, which holds table[i] in its high half.
- * j comes from an index forced into [2^15, 2^16) (no change where the C
- * reads), so that the gather stays in the table on every lane. */
-ALWAYS_INLINE VEC log2_entry(const uint16_t *table, VEC j, int poly)
+/* The log2 table's entry i = 2^15 + j for j in [0, 2^15), j the low 15
+ * bits of v (those above are ignored): from the ISA's in-register formula
+ * (log2_poly, where it has one) if `poly`, else from the dword at byte
+ * offset 2 i - 2, which holds table[i] in its high half; masked to j, the
+ * index stays in the table on every lane. */
+ALWAYS_INLINE VEC log2_entry(const uint16_t *table, VEC v, int poly)
 {
 #ifdef VIF_LOG2_POLY
-    if (poly) return log2_poly(j);
+    if (poly) return log2_poly(v);
 #else
     (void)poly;
 #endif
+    const VEC j = VAND(v, VI(set1_epi32)(0x7fff));
     const VEC off = VI(add_epi32)(VI(add_epi32)(j, j), VI(set1_epi32)(0xfffe));
     return VI(srli_epi32)(gather_dwords(table, off), 16);
 }
 
-/* vif_log2_q11_32 of x in [2^17, 2^31): x >> 8 is below 2^23, so its float
- * is exact and its biased exponent is floor(log2 x) - 8 + 127; the C's clz
- * gives k = floor(log2 x) - 15, the index x >> k. */
+/* vif_log2_q11_32 of x in [2^17, 2^31): the C's k = 16 - clz32(x), the
+ * index x >> k = 2^15 + j. */
 ALWAYS_INLINE VEC log2_q11_32(const uint16_t *table, VEC x, int poly)
 {
-    const VEC e = VI(srli_epi32)(VCASTPS(VI(cvtepi32_ps)(VI(srli_epi32)(x, 8))), 23);
-    const VEC k = VI(sub_epi32)(e, VI(set1_epi32)(127 - 8 + 15));
-    const VEC j = VAND(VI(srlv_epi32)(x, k), VI(set1_epi32)(0x7fff));
-    return VI(add_epi32)(log2_entry(table, j, poly), VI(slli_epi32)(k, 11));
+    const VEC k = VI(sub_epi32)(VI(set1_epi32)(16), clz32(x));
+    return VI(add_epi32)(log2_entry(table, VI(srlv_epi32)(x, k), poly), VI(slli_epi32)(k, 11));
 }
 
 /* For vif_log2_q11_64 of x in [2^17, 2^53), held exactly as a double:
  * its biased exponent E gives floor(log2 x) = E - 1023, so the C's clz
  * gives k = E - 1038, and x >> k = 2^15 + the top 15 bits of the mantissa.
- * Returns those 15 bits and sets *e to E, in 32-bit lanes. */
-ALWAYS_INLINE HALF log2_index_64(VECD x, HALF *e)
+ * Returns, in 32-bit lanes, bits 37..63 of x: those 15 bits, then E (the
+ * sign bit is 0). */
+ALWAYS_INLINE HALF log2_index_64(VECD x)
 {
-    const VEC b = VCASTPD(x);
-    *e = narrow64(VI(srli_epi64)(b, 52));
-    return narrow64(VAND(VI(srli_epi64)(b, 37), VSET64(0x7fff)));
+    return narrow64(VI(srli_epi64)(VCASTPD(x), 37));
 }
 
 /* The double steps of LANES / 2 pixels: sets sv (the clamped residual)
- * and the table index and exponent of total = trunc(g^2 sigma1) + noise
+ * and the table index and exponent (log2_index_64) of
+ * total = trunc(g^2 sigma1) + noise
  * (the int64 cast of a value in [0, 2^46]: g <= the limit <= 100, sigma1 <
  * 2^31; all exact integers in doubles). */
 ALWAYS_INLINE void gain_steps(VECD limit, HALF sigma1, HALF sigma2, HALF sigma12, HALF *sv,
-                              HALF *idx, HALF *e)
+                              HALF *idx)
 {
     const VECD s1 = VD(cvtepi32_pd)(sigma1), s12 = VD(cvtepi32_pd)(sigma12);
     VECD g = VD(div_pd)(s12, VD(add_pd)(s1, VD(set1_pd)(65536 * 1.0e-10)));
@@ -448,7 +474,7 @@ ALWAYS_INLINE void gain_steps(VECD limit, HALF sigma1, HALF sigma2, HALF sigma12
     /* minpd(g, limit) is g < limit ? g : limit, as the C's !(g < limit) */
     g = VD(min_pd)(g, limit);
     const VECD noise = VD(add_pd)(VD(cvtepi32_pd)(*sv), VD(set1_pd)(VIF_SIGMA_NSQ));
-    *idx = log2_index_64(VD(add_pd)(VTRUNC(VD(mul_pd)(VD(mul_pd)(g, g), s1)), noise), e);
+    *idx = log2_index_64(VD(add_pd)(VTRUNC(VD(mul_pd)(VD(mul_pd)(g, g), s1)), noise));
 }
 
 /* Sums of the terms: the log terms (each below 2^18 in magnitude) and the
@@ -486,14 +512,12 @@ ALWAYS_INLINE void add_terms(Terms *t, const VEC acc[8], VEC valid, const uint16
     /* the den term on every lane, the num term where nm (others: any value) */
     const VEC den = VI(sub_epi32)(log2_q11_32(table, VI(add_epi32)(sigma1, nsq), poly),
                                   VI(set1_epi32)(2048 * 17));
-    HALF sv[2], idx[2], e[2];
-    gain_steps(limit, lo_half(sigma1), lo_half(sigma2), lo_half(sigma12), &sv[0], &idx[0],
-               &e[0]);
-    gain_steps(limit, hi_half(sigma1), hi_half(sigma2), hi_half(sigma12), &sv[1], &idx[1],
-               &e[1]);
-    const VEC k = VI(sub_epi32)(join(e[0], e[1]), VI(set1_epi32)(1023 + 15));
-    const VEC total_log = VI(add_epi32)(log2_entry(table, join(idx[0], idx[1]), poly),
-                                        VI(slli_epi32)(k, 11));
+    HALF sv[2], idx[2];
+    gain_steps(limit, lo_half(sigma1), lo_half(sigma2), lo_half(sigma12), &sv[0], &idx[0]);
+    gain_steps(limit, hi_half(sigma1), hi_half(sigma2), hi_half(sigma12), &sv[1], &idx[1]);
+    const VEC total = join(idx[0], idx[1]);
+    const VEC k = VI(sub_epi32)(VI(srli_epi32)(total, 15), VI(set1_epi32)(1023 + 15));
+    const VEC total_log = VI(add_epi32)(log2_entry(table, total, poly), VI(slli_epi32)(k, 11));
     const VEC num = VI(sub_epi32)(total_log,
                                   log2_q11_32(table, VI(add_epi32)(join(sv[0], sv[1]), nsq), poly));
     t->den_log = VI(add_epi32)(t->den_log, VAND(lg, den));
@@ -502,19 +526,23 @@ ALWAYS_INLINE void add_terms(Terms *t, const VEC acc[8], VEC valid, const uint16
 
 /* The horizontal pass of `steps` steps of COLS outputs from column b0
  * into h: per step the even outputs (lane i: b + 2 i) then the odd ones
- * (b + 2 i + 1) of the 8 arrays, both parities from the same loads
- * (tap_pairs). Its own loop, apart from the terms, so that the tap pairs
- * stay in registers; np is a constant where it is inlined. */
+ * (b + 2 i + 1) of the 8 arrays, both parities from the same windows
+ * (tap_pairs), each cut from two loads (window): the windows' unaligned
+ * loads, nearly all across cache lines, cost more than the shifts. Its own
+ * loop, apart from the terms, so that the tap pairs stay in registers; nd
+ * (windows) and per are constants where it is inlined, and so are the
+ * windows' shifts once the taps' loop is unrolled. */
 ALWAYS_INLINE void horizontal(const uint16_t *const q[8], unsigned b0, unsigned steps,
-                              unsigned np, const unsigned *off, const VEC *te, const VEC *to,
+                              unsigned nd, unsigned per, const VEC *te, const VEC *to,
                               VEC (*h)[2][8])
 {
     for (unsigned k = 0; k < steps; k++) {
         const size_t b = b0 + (size_t)k * COLS;
         for (int i = 0; i < 8; i++) {
+            const VEC cur = VLOAD(q[i] + b), next = VLOAD(q[i] + b + COLS);
             VEC e = VZERO(), o = VZERO();
-            for (unsigned m = 0; m < np; m++) {
-                const VEC v = VLOAD(q[i] + b + off[m]);
+            for (unsigned m = 0; m < nd * per; m++) {
+                const VEC v = window(cur, next, m / per);
                 e = VI(add_epi32)(e, VI(madd_epi16)(v, te[m]));
                 o = VI(add_epi32)(o, VI(madd_epi16)(v, to[m]));
             }
@@ -538,11 +566,10 @@ ALWAYS_INLINE void row_terms(const Words *c, unsigned w, const VifFilter *f,
     const unsigned half = f->width / 2;
     const uint16_t *q[8];
     for (int i = 0; i < 8; i++) q[i] = c->q[i] - half;
-    unsigned off[MAX_TAPS];
-    uint32_t even[MAX_TAPS], odd[MAX_TAPS];
-    const unsigned np = tap_pairs(f, off, even, odd);
-    VEC te[MAX_TAPS], to[MAX_TAPS];
-    for (unsigned m = 0; m < np; m++) {
+    uint32_t even[2 * VIF_MAX_HALF + 2], odd[2 * VIF_MAX_HALF + 2];
+    const unsigned per = tap_pairs(f, even, odd), nd = (f->width + 1) / 2;
+    VEC te[2 * VIF_MAX_HALF + 2], to[2 * VIF_MAX_HALF + 2];
+    for (unsigned m = 0; m < nd * per; m++) {
         te[m] = VI(set1_epi32)((int32_t)even[m]);
         to[m] = VI(set1_epi32)((int32_t)odd[m]);
     }
@@ -559,12 +586,14 @@ ALWAYS_INLINE void row_terms(const Words *c, unsigned w, const VifFilter *f,
         for (unsigned bb = b0; bb < b1; bb += H_STEPS * COLS) {
             const unsigned left = (b1 - bb + COLS - 1) / COLS;
             const unsigned steps = left < H_STEPS ? left : H_STEPS;
-            /* the filters' entry counts: 9, 5, 3 and 4 (scale 3's split centre) */
-            switch (np) {
-            case 9: horizontal(q, bb, steps, 9, off, te, to, h); break;
-            case 5: horizontal(q, bb, steps, 5, off, te, to, h); break;
-            case 4: horizontal(q, bb, steps, 4, off, te, to, h); break;
-            default: horizontal(q, bb, steps, np, off, te, to, h); break;
+            /* the filters' windows: 9, 5, 3 and 2 (scale 3, its centre split);
+             * 2 nd + per tells the (nd, per) apart */
+            switch (2 * nd + per) {
+            case 19: horizontal(q, bb, steps, 9, 1, te, to, h); break;
+            case 11: horizontal(q, bb, steps, 5, 1, te, to, h); break;
+            case 7: horizontal(q, bb, steps, 3, 1, te, to, h); break;
+            case 6: horizontal(q, bb, steps, 2, 2, te, to, h); break;
+            default: horizontal(q, bb, steps, nd, per, te, to, h); break;
             }
             for (unsigned k = 0; k < steps; k++) {
                 const unsigned b = bb + k * COLS;
@@ -589,8 +618,25 @@ ALWAYS_INLINE void row_terms(const Words *c, unsigned w, const VifFilter *f,
     for (int i = 0; i < LANES / 2; i++) sums->num_non_log += lin[i];
 }
 
-/* One output row; `wide`: 16-bit samples (or means), whose columns take two
- * steps of words. */
+/* The vertical pass of row_stats over w columns; `wide`: 16-bit samples
+ * (or means), whose columns take two steps of words. */
+ALWAYS_INLINE void columns(const uint8_t *const *r, const uint8_t *const *d, unsigned n,
+                           const ColumnTaps *t, const VifShifts *sh, const Words *c, unsigned w,
+                           int wide)
+{
+    for (unsigned x = 0;; x += COLS) {
+        if (x > w - COLS) x = w - COLS;
+        if (wide) {
+            stats16_step(r, d, n, t, sh, c, x, 0);
+            stats16_step(r, d, n, t, sh, c, x, 1);
+        } else {
+            stats8_step(r, d, n, t, sh, c, x);
+        }
+        if (x == w - COLS) break;
+    }
+}
+
+/* One output row; `wide` as for columns. */
 ALWAYS_INLINE void row_stats(const VifPlane *p, unsigned row, const VifFilter *f,
                              const VifShifts *sh, const VifColumns *cols, void *scratch,
                              const uint16_t *log2_table, double gain_limit, VifSums *sums,
@@ -603,16 +649,18 @@ ALWAYS_INLINE void row_stats(const VifPlane *p, unsigned row, const VifFilter *f
     }
     const uint8_t *r[MAX_TAPS], *d[MAX_TAPS];
     tap_rows(p, row, f, r, d);
+    ColumnTaps t;
+    column_taps(f, !wide, &t);
     const Words c = words_of(scratch, p->w);
-    for (unsigned x = 0;; x += COLS) {
-        if (x > p->w - COLS) x = p->w - COLS;
-        if (wide) {
-            stats16_step(r, d, f, sh, &c, x, 0);
-            stats16_step(r, d, f, sh, &c, x, 1);
-        } else {
-            stats8_step(r, d, f, sh, &c, x);
-        }
-        if (x == p->w - COLS) break;
+    /* 16 bits: the filters' widths as constants, the tap loops unrolled;
+     * 8 bits keep the loop, whose 10 sums and their terms fill the
+     * registers (unrolled, the compiler spills) */
+    switch (wide ? f->width : 0) {
+    case 17: columns(r, d, 17, &t, sh, &c, p->w, wide); break;
+    case 9: columns(r, d, 9, &t, sh, &c, p->w, wide); break;
+    case 5: columns(r, d, 5, &t, sh, &c, p->w, wide); break;
+    case 3: columns(r, d, 3, &t, sh, &c, p->w, wide); break;
+    default: columns(r, d, f->width, &t, sh, &c, p->w, wide); break;
     }
     mirror_words(&c, p->w, f->width / 2);
     row_terms(&c, p->w, f, log2_table, gain_limit, sums, poly);
