@@ -42,13 +42,9 @@ static bool check_one(FloatMomentRowSumsFn ref, FloatMomentRowSumsFn new, const 
 static double bench_one(FloatMomentRowSumsFn f)
 {
     enum { W = 1920, H = 16 };
-    CheckasmBuf ba = checkasm_buf_alloc(sizeof(float) * W * H, 0);
-    CheckasmBuf bb = checkasm_buf_alloc(sizeof(float) * W * H, 0);
-    float *a = (float *)ba.p, *b = (float *)bb.p;
-    for (unsigned i = 0; i < W * H; i++) {
-        a[i] = value(RANDOM, 8, 0, i);
-        b[i] = value(RANDOM, 8, 1, i);
-    }
+    CheckasmBuf ba, bb;
+    bench_rows(&ba, &bb, W * H);
+    const float *a = (const float *)ba.p, *b = (const float *)bb.p;
     double t[CHECKASM_BENCH_RUNS];
     volatile double sink = 0;
     for (unsigned run = 0; run < CHECKASM_BENCH_RUNS; run++) {

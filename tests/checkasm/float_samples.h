@@ -52,4 +52,16 @@ static inline double start(unsigned i)
 }
 #define N_STARTS 9
 
+/* The bench's input: two rows of n random 8-bit samples' floats, in a and b
+ * (free their .mem). */
+static inline void bench_rows(CheckasmBuf *a, CheckasmBuf *b, unsigned n)
+{
+    *a = checkasm_buf_alloc(sizeof(float) * n, 0);
+    *b = checkasm_buf_alloc(sizeof(float) * n, 0);
+    for (unsigned i = 0; i < n; i++) {
+        ((float *)a->p)[i] = value(RANDOM, 8, 0, i);
+        ((float *)b->p)[i] = value(RANDOM, 8, 1, i);
+    }
+}
+
 #endif
