@@ -937,6 +937,14 @@ void vqx_ctx_mark_in_range(VqxContext *ctx, const VqxPicture *pic, unsigned plan
 /* A picture must have the stream's format, planes that hold it, and no
  * sample above its bit depth's peak (the metrics' integer paths overflow on
  * those, and every value would be meaningless). */
+static int overflow_error(VqxContext *ctx, const char *what, const VqxSampleOverflow *at)
+{
+    const unsigned bpc = ctx->format.bpc;
+    return set_error(ctx, -ERANGE, "frame %u: %s picture, plane %s, sample (x %u, y %u) is %u, "
+                     "above the %u-bit peak %u", ctx->n_sent, what, plane_names[at->plane], at->x,
+                     at->y, at->value, bpc, (1u << bpc) - 1);
+}
+
 static int check_picture(VqxContext *ctx, const VqxPicture *p, const char *what)
 {
     const VqxFrameFormat *f = &ctx->format;
@@ -961,20 +969,11 @@ static int check_picture(VqxContext *ctx, const VqxPicture *p, const char *what)
                              p->w[i], p->h[i], p->stride[i], f->w, f->h, layout_name(f->layout),
                              vqx_plane_w(f, i), vqx_plane_h(f, i));
     }
+    /* pictures in device memory are checked on the device, as a pair */
     VqxSampleOverflow at;
-    int over;
-    if (vqx_ctx_picture_on_device(ctx, p)) {
-        over = vqx_device_find_overflow(ctx->device, p, used, &at);
-        if (over < 0)
-            return set_error(ctx, over, "frame %u: %s picture: %s", ctx->n_sent, what,
-                             vqx_device_error(ctx->device));
-    } else {
-        over = !range_checked(ctx, p, used) && vqx_picture_find_overflow(p, used, &at);
-    }
-    if (over)
-        return set_error(ctx, -ERANGE, "frame %u: %s picture, plane %s, sample (x %u, y %u) is %u, "
-                         "above the %u-bit peak %u", ctx->n_sent, what, plane_names[at.plane],
-                         at.x, at.y, at.value, f->bpc, (1u << f->bpc) - 1);
+    if (!vqx_ctx_picture_on_device(ctx, p) && !range_checked(ctx, p, used) &&
+        vqx_picture_find_overflow(p, used, &at))
+        return overflow_error(ctx, what, &at);
     return 0;
 }
 
@@ -1162,6 +1161,16 @@ int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
         if (!on_device(f) && !f->failed)
             return set_error(ctx, -ENOTSUP, "frame %u: pictures in device memory are read on the "
                              "GPU alone, and %s runs on the CPU", ctx->n_sent, f->fex->name);
+    }
+    if (memory == VQX_FRAME_DEVICE) {
+        const VqxPicture *const pair[2] = { ref, dis };
+        unsigned which;
+        VqxSampleOverflow at;
+        const int over = vqx_device_find_overflow(ctx->device, pair, vqx_planes_used(ctx), &which,
+                                                  &at);
+        if (over < 0)
+            return set_error(ctx, over, "frame %u: %s", ctx->n_sent, vqx_device_error(ctx->device));
+        if (over) return overflow_error(ctx, which ? "distorted" : "reference", &at);
     }
 
     bool held = false;

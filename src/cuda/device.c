@@ -629,46 +629,56 @@ void vqx_device_memory_free(VqxDevice *dev, void *ptr)
     if (!bind(dev)) vqx_cu_free(ptr);
 }
 
-int vqx_device_find_overflow(VqxDevice *dev, const VqxPicture *pic, unsigned planes,
-                             VqxSampleOverflow *at)
+int vqx_device_find_overflow(VqxDevice *dev, const VqxPicture *const pics[2], unsigned planes,
+                             unsigned *which, VqxSampleOverflow *at)
 {
-    if (pic->bpc == 8) return 0; /* no 8-bit sample exceeds the peak */
+    if (pics[0]->bpc == 8) return 0; /* no 8-bit sample exceeds the peak */
     if (dev->failed || bind(dev)) return -EIO;
+    const size_t words = 6 * sizeof(uint32_t); /* picture k, plane p: word 3 k + p */
     int ret = 0;
     if (!dev->first_over_dev) {
         void *p = NULL;
-        ret = fail(dev, vqx_cu_malloc(&p, 3 * sizeof(uint32_t)), "cudaMalloc");
+        ret = fail(dev, vqx_cu_malloc(&p, words), "cudaMalloc");
         dev->first_over_dev = p;
-        if (!ret) ret = fail(dev, vqx_cu_host_alloc(&p, 3 * sizeof(uint32_t)), "cudaHostAlloc");
+        if (!ret) ret = fail(dev, vqx_cu_host_alloc(&p, words), "cudaHostAlloc");
         if (!ret) dev->first_over_host = p;
         if (ret) return ret;
     }
-    const uint16_t peak = (uint16_t)((1u << pic->bpc) - 1);
-    ret = fail(dev, cudaMemsetAsync(dev->first_over_dev, 0xff, 3 * sizeof(uint32_t), dev->upload),
+    const uint16_t peak = (uint16_t)((1u << pics[0]->bpc) - 1);
+    ret = fail(dev, cudaMemsetAsync(dev->first_over_dev, 0xff, words, dev->upload),
                "cudaMemsetAsync");
-    for (unsigned p = 0; p < vqx_picture_planes(pic) && !ret; p++) {
-        if (!(planes >> p & 1)) continue;
-        ret = fail(dev, (cudaError_t)vqx_cuda_first_over_peak(pic->data[p], pic->w[p], pic->h[p],
-                                                              (size_t)pic->stride[p] / 2, peak,
-                                                              dev->first_over_dev + p,
-                                                              dev->upload),
-                   "sample check");
+    for (unsigned k = 0; k < 2; k++) {
+        const VqxPicture *pic = pics[k];
+        for (unsigned p = 0; p < vqx_picture_planes(pic) && !ret; p++) {
+            if (!(planes >> p & 1)) continue;
+            ret = fail(dev, (cudaError_t)vqx_cuda_first_over_peak(pic->data[p], pic->w[p],
+                                                                  pic->h[p],
+                                                                  (size_t)pic->stride[p] / 2,
+                                                                  peak,
+                                                                  dev->first_over_dev + 3 * k + p,
+                                                                  dev->upload),
+                       "sample check");
+        }
     }
-    if (!ret) ret = fail(dev, vqx_cu_readback(dev->first_over_host, dev->first_over_dev,
-                                              3 * sizeof(uint32_t), dev->upload), "read-back");
+    if (!ret) ret = fail(dev, vqx_cu_readback(dev->first_over_host, dev->first_over_dev, words,
+                                              dev->upload), "read-back");
     if (!ret) ret = fail(dev, vqx_cu_stream_sync(dev->upload), "sample check");
-    for (unsigned p = 0; p < vqx_picture_planes(pic) && !ret; p++) {
-        const uint32_t i = dev->first_over_host[p];
-        if (!(planes >> p & 1) || i == UINT32_MAX) continue;
-        uint16_t value = 0;
-        const uint16_t *row = (const uint16_t *)((const uint8_t *)pic->data[p] +
-                                                 (size_t)(i / pic->w[p]) * pic->stride[p]);
-        ret = fail(dev, cudaMemcpy(&value, row + i % pic->w[p], sizeof(value),
-                                   cudaMemcpyDeviceToHost), "read-back");
-        if (ret) return ret;
-        *at = (VqxSampleOverflow){ .plane = p, .x = i % pic->w[p], .y = i / pic->w[p],
-                                   .value = value };
-        return 1;
+    for (unsigned k = 0; k < 2 && !ret; k++) {
+        const VqxPicture *pic = pics[k];
+        for (unsigned p = 0; p < vqx_picture_planes(pic); p++) {
+            const uint32_t i = dev->first_over_host[3 * k + p];
+            if (!(planes >> p & 1) || i == UINT32_MAX) continue;
+            uint16_t value = 0;
+            const uint16_t *row = (const uint16_t *)((const uint8_t *)pic->data[p] +
+                                                     (size_t)(i / pic->w[p]) * pic->stride[p]);
+            ret = fail(dev, cudaMemcpy(&value, row + i % pic->w[p], sizeof(value),
+                                       cudaMemcpyDeviceToHost), "read-back");
+            if (ret) return ret;
+            *which = k;
+            *at = (VqxSampleOverflow){ .plane = p, .x = i % pic->w[p], .y = i / pic->w[p],
+                                       .value = value };
+            return 1;
+        }
     }
     return ret;
 }

@@ -84,10 +84,11 @@ int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *di
 void *vqx_device_memory_alloc(VqxDevice *dev, size_t bytes);
 void vqx_device_memory_free(VqxDevice *dev, void *ptr);
 /* The first sample above (1 << bpc) - 1 of the planes in the mask of a
- * picture in device memory, in plane then raster order: 1 and *at when
- * there is one, 0 when none, a negative errno when the device failed. */
-int vqx_device_find_overflow(VqxDevice *dev, const VqxPicture *pic, unsigned planes,
-                             VqxSampleOverflow *at);
+ * pair of pictures in device memory, in picture, plane and raster order,
+ * found with one wait: 1 with *which (0: pics[0]) and *at when there is
+ * one, 0 when none, a negative errno when the device failed. */
+int vqx_device_find_overflow(VqxDevice *dev, const VqxPicture *const pics[2], unsigned planes,
+                             unsigned *which, VqxSampleOverflow *at);
 /* Collects the frames in flight up to frame `index`. */
 int vqx_device_wait(VqxDevice *dev, unsigned index);
 /* Pinned host memory for pictures, NULL when it cannot be had; freed with

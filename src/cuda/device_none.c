@@ -61,10 +61,10 @@ void vqx_device_memory_free(VqxDevice *dev, void *ptr)
     (void)dev, (void)ptr;
 }
 
-int vqx_device_find_overflow(VqxDevice *dev, const VqxPicture *pic, unsigned planes,
-                             VqxSampleOverflow *at)
+int vqx_device_find_overflow(VqxDevice *dev, const VqxPicture *const pics[2], unsigned planes,
+                             unsigned *which, VqxSampleOverflow *at)
 {
-    (void)dev, (void)pic, (void)planes, (void)at;
+    (void)dev, (void)pics, (void)planes, (void)which, (void)at;
     return -ENOTSUP;
 }
 
