@@ -11,13 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifndef VQX_HOSTDEV
-#ifdef __CUDACC__
-#define VQX_HOSTDEV __host__ __device__
-#else
-#define VQX_HOSTDEV
-#endif
-#endif
+#include "hostdev.h"
 
 #define CAMBI_SCALES 5
 #define CAMBI_MAX_STEPS 32

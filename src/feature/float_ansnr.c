@@ -16,9 +16,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "feature/extractor.h"
-#include "feature/float_ansnr_dsp.h"
+#include "feature/float_ansnr.h"
 #include "feature/float_picture.h"
+#include "feature/float_sample.h"
 
 #define MARGIN 2
 /* Rows filtered before their energies: the SIMD energies run across rows. */
@@ -29,13 +29,13 @@
 
 /* Filters, from libvmaf ansnr_tools.c, Netflix, BSD+Patent. */
 #define F16(n) ((float)((n) / 16.0))
-static const float ref_filter[3 * 3] = {
+const float vqx_float_ansnr_ref_filter[FLOAT_ANSNR_REF_TAPS * FLOAT_ANSNR_REF_TAPS] = {
     F16(1.0), F16(2.0), F16(1.0),
     F16(2.0), F16(4.0), F16(2.0),
     F16(1.0), F16(2.0), F16(1.0),
 };
 #define F571(n) ((float)((n) / 571.0))
-static const float dis_filter[5 * 5] = {
+const float vqx_float_ansnr_dis_filter[FLOAT_ANSNR_DIS_TAPS * FLOAT_ANSNR_DIS_TAPS] = {
     F571(2.0),  F571(7.0),  F571(12.0),  F571(7.0),  F571(2.0),
     F571(7.0),  F571(31.0), F571(52.0),  F571(31.0), F571(7.0),
     F571(12.0), F571(52.0), F571(127.0), F571(52.0), F571(12.0),
@@ -43,28 +43,13 @@ static const float dis_filter[5 * 5] = {
     F571(2.0),  F571(7.0),  F571(12.0),  F571(7.0),  F571(2.0),
 };
 
-typedef struct FloatAnsnrState {
-    double peak, psnr_max;
-    int w, h;
-    ptrdiff_t stride;
-    float *ref, *dis;           /* RING rows, MARGIN mirrored columns each side */
-    int ref_next, dis_next;     /* the first row of the frame not yet in them */
-    float *ref_rows, *dis_rows; /* BLOCK filtered rows, w floats apart */
-    FloatAnsnrDSPContext dsp;
-} FloatAnsnrState;
 
 enum { KEY_ANSNR, KEY_ANPSNR };
 
-static const char *const keys[] = { "float_ansnr", "float_anpsnr", NULL };
+const char *const vqx_float_ansnr_keys[] = { "float_ansnr", "float_anpsnr", NULL };
 
-static inline int mirror(int i, int n)
+int vqx_float_ansnr_setup(FloatAnsnrState *s, const VqxFrameFormat *fmt, VqxSink *sink)
 {
-    return i < 0 ? -i : i >= n ? 2 * n - i - 1 : i;
-}
-
-static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
-{
-    FloatAnsnrState *s = priv;
     if (fmt->w < 3 || fmt->h < 3)
         return vqx_fail(sink, -EINVAL, "float_ansnr: frames must be at least 3x3, not %ux%u",
                         fmt->w, fmt->h);
@@ -72,6 +57,24 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     s->psnr_max = 6.0 * fmt->bpc + 12.0;
     s->w = (int)fmt->w;
     s->h = (int)fmt->h;
+    return 0;
+}
+
+int vqx_float_ansnr_emit(const FloatAnsnrState *s, float signal, float noise, unsigned frame,
+                         VqxSink *sink)
+{
+    const double ansnr = noise == 0 ? s->psnr_max : 10.0 * log10(signal / noise);
+    const double floor_noise = noise > 1e-10 ? noise : 1e-10;
+    const double anpsnr = 10 * log10(s->peak * s->peak * s->w * s->h / floor_noise);
+    const int err = vqx_emit(sink, KEY_ANSNR, frame, ansnr);
+    return err | vqx_emit(sink, KEY_ANPSNR, frame, anpsnr < s->psnr_max ? anpsnr : s->psnr_max);
+}
+
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    FloatAnsnrState *s = priv;
+    const int ret = vqx_float_ansnr_setup(s, fmt, sink);
+    if (ret) return ret;
     s->stride = (ptrdiff_t)vqx_float_stride(fmt->w + 2 * MARGIN);
     s->ref = malloc(sizeof(float) * (size_t)s->stride * RING);
     s->dis = malloc(sizeof(float) * (size_t)s->stride * RING);
@@ -90,8 +93,8 @@ static const float *ring_row(const FloatAnsnrState *s, float *ring, int *next,
         float *row = ring + (*next % RING) * s->stride + MARGIN;
         vqx_float_rows(row, 0, pic, 0, (unsigned)*next, 1, -128.0f);
         for (int m = 1; m <= MARGIN; m++) {
-            row[-m] = row[mirror(-m, s->w)];
-            row[s->w - 1 + m] = row[mirror(s->w - 1 + m, s->w)];
+            row[-m] = row[vqx_float_ansnr_mirror(-m, s->w)];
+            row[s->w - 1 + m] = row[vqx_float_ansnr_mirror(s->w - 1 + m, s->w)];
         }
     }
     return ring + (j % RING) * s->stride + MARGIN;
@@ -102,7 +105,8 @@ static void filter_row(const FloatAnsnrState *s, const float *f, int n, float *r
                        const VqxPicture *pic, int y, float *out)
 {
     const float *rows[FLOAT_ANSNR_MAX_TAPS];
-    for (int i = 0; i < n; i++) rows[i] = ring_row(s, ring, next, pic, mirror(y - n / 2 + i, s->h));
+    for (int i = 0; i < n; i++)
+        rows[i] = ring_row(s, ring, next, pic, vqx_float_ansnr_mirror(y - n / 2 + i, s->h));
     s->dsp.filter_row(f, n, rows, s->w, out);
 }
 
@@ -116,8 +120,10 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     for (int y0 = 0; y0 < s->h; y0 += BLOCK) {
         const int n = s->h - y0 < BLOCK ? s->h - y0 : BLOCK;
         for (int r = 0; r < n; r++) {
-            filter_row(s, ref_filter, 3, s->ref, &s->ref_next, ref, y0 + r, s->ref_rows + r * s->w);
-            filter_row(s, dis_filter, 5, s->dis, &s->dis_next, dis, y0 + r, s->dis_rows + r * s->w);
+            filter_row(s, vqx_float_ansnr_ref_filter, FLOAT_ANSNR_REF_TAPS, s->ref, &s->ref_next,
+                       ref, y0 + r, s->ref_rows + r * s->w);
+            filter_row(s, vqx_float_ansnr_dis_filter, FLOAT_ANSNR_DIS_TAPS, s->dis, &s->dis_next,
+                       dis, y0 + r, s->dis_rows + r * s->w);
         }
         float row_signal[BLOCK], row_noise[BLOCK];
         s->dsp.row_energies(s->ref_rows, s->dis_rows, s->w, s->w, n, row_signal, row_noise);
@@ -127,11 +133,7 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
         }
     }
 
-    const double ansnr = noise == 0 ? s->psnr_max : 10.0 * log10(signal / noise);
-    const double floor_noise = noise > 1e-10 ? noise : 1e-10;
-    const double anpsnr = 10 * log10(s->peak * s->peak * s->w * s->h / floor_noise);
-    const int err = vqx_emit(sink, KEY_ANSNR, frame, ansnr);
-    return err | vqx_emit(sink, KEY_ANPSNR, frame, anpsnr < s->psnr_max ? anpsnr : s->psnr_max);
+    return vqx_float_ansnr_emit(s, signal, noise, frame, sink);
 }
 
 static void close_float_ansnr(void *priv)
@@ -147,7 +149,7 @@ const VqxFeatureExtractor vqx_fex_float_ansnr = {
     .name = "float_ansnr",
     .backend = VQX_BACKEND_CPU,
     .flags = VQX_FEX_LUMA_ONLY,
-    .keys = keys,
+    .keys = vqx_float_ansnr_keys,
     .state_size = sizeof(FloatAnsnrState),
     .init = init,
     .extract = extract,

@@ -1,5 +1,6 @@
 /* Float ANSNR's DSP table: the scalar C of its stages and the dispatch. */
 #include "feature/float_ansnr_dsp.h"
+#include "feature/float_sample.h"
 
 #if VQX_ARCH_X86
 #include "x86/float_ansnr.h"
@@ -15,11 +16,7 @@ filter_taps(const float *filter, const int n, const float *const rows[FLOAT_ANSN
     for (int x = 0; x < w; x++) out[x] = 0;
     for (int i = 0; i < n; i++) {
         const float *row = rows[i] - radius, *taps = filter + i * n;
-        for (int x = 0; x < w; x++) {
-            float inner = 0;
-            for (int j = 0; j < n; j++) inner += taps[j] * row[x + j];
-            out[x] += inner;
-        }
+        for (int x = 0; x < w; x++) out[x] += vqx_float_ansnr_taps(taps, row + x, n);
     }
 }
 
@@ -37,7 +34,7 @@ FLOAT_ANSNR_ROW_ENERGIES(vqx_float_ansnr_row_energies_c)
         float row_signal = 0, row_noise = 0;
         for (int x = 0; x < w; x++) {
             row_signal += rr[x] * rr[x];
-            row_noise += (rr[x] - rd[x]) * (rr[x] - rd[x]);
+            row_noise += vqx_float_squared_error(rr[x], rd[x]);
         }
         signal[r] = row_signal;
         noise[r] = row_noise;

@@ -6,8 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "feature/extractor.h"
-#include "feature/float_moment_dsp.h"
+#include "feature/float_moment.h"
 #include "feature/float_picture.h"
 
 typedef struct FloatMomentState {
@@ -16,9 +15,18 @@ typedef struct FloatMomentState {
 } FloatMomentState;
 
 /* in the order of the sums (float_moment_dsp.h) */
-static const char *const keys[] = {
+const char *const vqx_float_moment_keys[] = {
     "float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd", "float_moment_dis2nd", NULL
 };
+
+int vqx_float_moment_emit(const double sum[FLOAT_MOMENT_SUMS], unsigned w, unsigned h,
+                          unsigned frame, VqxSink *sink)
+{
+    int err = 0;
+    for (unsigned k = 0; k < FLOAT_MOMENT_SUMS; k++)
+        err |= vqx_emit(sink, k, frame, sum[k] / ((double)w * h));
+    return err;
+}
 
 static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 {
@@ -41,10 +49,7 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
         vqx_float_rows(s->dis_row, 0, dis, 0, (unsigned)y, 1, 0.0f);
         s->dsp.row_sums(s->ref_row, s->dis_row, w, sum);
     }
-    int err = 0;
-    for (unsigned k = 0; k < FLOAT_MOMENT_SUMS; k++)
-        err |= vqx_emit(sink, k, frame, sum[k] / ((double)w * h));
-    return err;
+    return vqx_float_moment_emit(sum, (unsigned)w, (unsigned)h, frame, sink);
 }
 
 static void close_float_moment(void *priv)
@@ -58,7 +63,7 @@ const VqxFeatureExtractor vqx_fex_float_moment = {
     .name = "float_moment",
     .backend = VQX_BACKEND_CPU,
     .flags = VQX_FEX_LUMA_ONLY,
-    .keys = keys,
+    .keys = vqx_float_moment_keys,
     .state_size = sizeof(FloatMomentState),
     .init = init,
     .extract = extract,

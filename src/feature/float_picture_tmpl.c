@@ -1,5 +1,6 @@
 #include "bitdepth.h"
 #include "feature/float_picture.h"
+#include "feature/float_sample.h"
 
 void BF(vqx_float_convert)(float *dst, ptrdiff_t dst_stride, const void *src,
                            ptrdiff_t src_stride, unsigned w, unsigned h,
@@ -9,6 +10,6 @@ void BF(vqx_float_convert)(float *dst, ptrdiff_t dst_stride, const void *src,
         const pixel *s = PIXEL_ROW(pixel, src, src_stride, y);
         float *d = dst + (ptrdiff_t)y * dst_stride;
         for (unsigned x = 0; x < w; x++)
-            d[x] = (float)s[x] * inv_scale + offset;
+            d[x] = vqx_float_sample(s[x], inv_scale, offset);
     }
 }

@@ -7,24 +7,31 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "feature/extractor.h"
 #include "feature/float_picture.h"
-#include "feature/float_psnr_dsp.h"
+#include "feature/float_psnr.h"
 
-typedef struct FloatPsnrState {
-    double peak, psnr_max;
-    float *ref_row, *dis_row;
-    FloatPsnrDSPContext dsp;
-} FloatPsnrState;
+const char *const vqx_float_psnr_keys[] = { "float_psnr", NULL };
 
-static const char *const keys[] = { "float_psnr", NULL };
+void vqx_float_psnr_setup(FloatPsnrState *s, const VqxFrameFormat *fmt)
+{
+    s->peak = vqx_float_peak(fmt->bpc);
+    s->psnr_max = 6.0 * fmt->bpc + 12.0;
+    s->w = fmt->w;
+    s->h = fmt->h;
+}
+
+int vqx_float_psnr_emit(const FloatPsnrState *s, double noise, unsigned frame, VqxSink *sink)
+{
+    noise /= (double)s->w * s->h;
+    const double psnr = 10 * log10(s->peak * s->peak / (noise > 1e-10 ? noise : 1e-10));
+    return vqx_emit(sink, 0, frame, psnr < s->psnr_max ? psnr : s->psnr_max);
+}
 
 static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 {
     (void)sink;
     FloatPsnrState *s = priv;
-    s->peak = vqx_float_peak(fmt->bpc);
-    s->psnr_max = 6.0 * fmt->bpc + 12.0;
+    vqx_float_psnr_setup(s, fmt);
     vqx_float_psnr_dsp_init(&s->dsp, fmt->cpu_flags);
     s->ref_row = malloc(sizeof(float) * fmt->w);
     s->dis_row = malloc(sizeof(float) * fmt->w);
@@ -42,9 +49,7 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
         vqx_float_rows(s->dis_row, 0, dis, 0, (unsigned)y, 1, 0.0f);
         noise = s->dsp.row_noise(s->ref_row, s->dis_row, w, noise);
     }
-    noise /= (double)w * h;
-    const double psnr = 10 * log10(s->peak * s->peak / (noise > 1e-10 ? noise : 1e-10));
-    return vqx_emit(sink, 0, frame, psnr < s->psnr_max ? psnr : s->psnr_max);
+    return vqx_float_psnr_emit(s, noise, frame, sink);
 }
 
 static void close_float_psnr(void *priv)
@@ -58,7 +63,7 @@ const VqxFeatureExtractor vqx_fex_float_psnr = {
     .name = "float_psnr",
     .backend = VQX_BACKEND_CPU,
     .flags = VQX_FEX_LUMA_ONLY,
-    .keys = keys,
+    .keys = vqx_float_psnr_keys,
     .state_size = sizeof(FloatPsnrState),
     .init = init,
     .extract = extract,

@@ -1,5 +1,6 @@
 /* Float PSNR's DSP table: the scalar C of its row sum and the dispatch. */
 #include "feature/float_psnr_dsp.h"
+#include "feature/float_sample.h"
 
 #if VQX_ARCH_X86
 #include "x86/float_psnr.h"
@@ -8,8 +9,7 @@
 FLOAT_PSNR_ROW_NOISE(vqx_float_psnr_row_noise_c)
 {
     for (int x = 0; x < w; x++) {
-        const float diff = ref[x] - dis[x];
-        acc += diff * diff;
+        acc += vqx_float_squared_error(ref[x], dis[x]);
     }
     return acc;
 }

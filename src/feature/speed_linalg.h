@@ -23,11 +23,7 @@
 
 #include "feature/speed.h"
 
-#ifdef __CUDACC__
-#define VQX_HOSTDEV __host__ __device__
-#else
-#define VQX_HOSTDEV
-#endif
+#include "hostdev.h"
 
 /* Tolerances of libvmaf's speed.c (Netflix, BSD+Patent). */
 #define SPEED_EIG_EPS 1e-6
