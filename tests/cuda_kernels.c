@@ -15,7 +15,11 @@
  *   adm     per level: the approximation and detail bands of both
  *           pictures, the restored and additive bands, the masking terms,
  *           each scored row's nine sums before the row shift, and the
- *           level's nine sums.
+ *           level's nine sums;
+ *   float_psnr, float_moment  the plane's double chains, from the
+ *           integer sums and from the device's own raster chains (forced),
+ *           also on a 4K 16-bit plane where the device must chain;
+ *   float_ansnr  both filtered planes, each row's energies, the totals.
  * Each kernel reads the CPU's input of its stage (later scales and levels
  * start from the CPU's planes), so a difference points at one kernel.
  * Exits 77 (meson's skip) without a CUDA device.
@@ -33,6 +37,10 @@
 #include "cuda/adm_twin.h"
 #include "cuda/kernels.h"
 #include "feature/adm_fixed.h"
+#include "feature/float_ansnr.h"
+#include "feature/float_moment_dsp.h"
+#include "feature/float_picture.h"
+#include "feature/float_psnr_dsp.h"
 #include "feature/motion.h"
 #include "feature/psnr.h"
 #include "feature/registry.h"
@@ -159,6 +167,157 @@ static void check_psnr(const VqxPicture *ref, const VqxPicture *dis, const char 
     CU(cudaFree(d_dis));
     CU(cudaFree(d_sse));
     CU(cudaFree(d_rows));
+}
+
+/* ---- float_psnr and float_moment ---- */
+
+/* The CPU's chains of the luma: float_psnr's, then float_moment's four. */
+static void float_chains(const VqxPicture *ref, const VqxPicture *dis, double chain[5])
+{
+    const unsigned w = ref->w[0], h = ref->h[0];
+    float *r = malloc(sizeof(float) * w), *d = malloc(sizeof(float) * w);
+    if (!r || !d) exit(1);
+    for (unsigned k = 0; k < 5; k++) chain[k] = 0;
+    for (unsigned y = 0; y < h; y++) {
+        vqx_float_rows(r, 0, ref, 0, y, 1, 0.0f);
+        vqx_float_rows(d, 0, dis, 0, y, 1, 0.0f);
+        chain[0] = vqx_float_psnr_row_noise_c(r, d, (int)w, chain[0]);
+        vqx_float_moment_row_sums_c(r, d, (int)w, chain + 1);
+    }
+    free(r);
+    free(d);
+}
+
+static unsigned differ_double(double gpu, double cpu, const char *what, const char *where)
+{
+    if (!memcmp(&gpu, &cpu, sizeof(gpu))) return 0;
+    printf("  %s %s: cuda %.17g cpu %.17g\n", where, what, gpu, cpu);
+    return 1;
+}
+
+/* Both kinds, by the integer sums (chained: whether the device must chain)
+ * and by the device's chains forced. */
+static void check_float_sums(const VqxPicture *ref, const VqxPicture *dis, const char *where,
+                             int chained)
+{
+    const unsigned w = ref->w[0], h = ref->h[0], bpc = ref->bpc;
+    const size_t pitch = w + PITCH_PAD;
+    void *d_ref = dev_plane(ref, pitch), *d_dis = dev_plane(dis, pitch);
+    VqxCudaFloatSums *d_sums = dev_alloc(sizeof(VqxCudaFloatSums));
+    double cpu[5];
+    float_chains(ref, dis, cpu);
+    static const char *const names[5] = { "float_psnr chain", "moment ref1", "moment dis1",
+                                          "moment ref2", "moment dis2" };
+    unsigned bad = 0;
+    for (int kind = VQX_CUDA_FLOAT_PSNR; kind <= VQX_CUDA_FLOAT_MOMENT; kind++)
+        for (int force = 0; force < 2; force++) {
+            CU(cudaMemset(d_sums, 0, sizeof(VqxCudaFloatSums)));
+            CU_LAUNCH(vqx_cuda_float_sums(d_ref, d_dis, pitch, w, h, bpc, kind, force, d_sums,
+                                          NULL));
+            VqxCudaFloatSums *sums = host_copy(d_sums, sizeof(VqxCudaFloatSums));
+            if ((int)sums->chained != (force || chained)) {
+                printf("  %s kind %d: chained %llu, expected %d\n", where, kind, sums->chained,
+                       force || chained);
+                bad++;
+            }
+            const unsigned first = kind == VQX_CUDA_FLOAT_PSNR ? 0 : 1;
+            for (unsigned k = 0; k < (kind == VQX_CUDA_FLOAT_PSNR ? 1u : 4u); k++)
+                bad += differ_double(vqx_cuda_float_sum(sums, k), cpu[first + k],
+                                     names[first + k], where);
+            free(sums);
+        }
+    CHECK(!bad, "%s float sums: %u differences", where, bad);
+    CU(cudaFree(d_ref));
+    CU(cudaFree(d_dis));
+    CU(cudaFree(d_sums));
+}
+
+/* ---- float_ansnr ---- */
+
+/* Row y of the CPU's filter n of pic (rows and columns mirrored). */
+static void ansnr_cpu_row(const VqxPicture *pic, const float *filter, int n, int y, float *out)
+{
+    const int w = (int)pic->w[0], h = (int)pic->h[0], margin = FLOAT_ANSNR_DIS_TAPS / 2;
+    float *rows = malloc(sizeof(float) * (size_t)(w + 2 * margin) * (size_t)n);
+    if (!rows) exit(1);
+    const float *taps_rows[FLOAT_ANSNR_MAX_TAPS];
+    for (int i = 0; i < n; i++) {
+        float *row = rows + (size_t)i * (size_t)(w + 2 * margin) + margin;
+        vqx_float_rows(row, 0, pic, 0, (unsigned)vqx_float_ansnr_mirror(y - n / 2 + i, h), 1,
+                       -128.0f);
+        for (int m = 1; m <= margin; m++) {
+            row[-m] = row[vqx_float_ansnr_mirror(-m, w)];
+            row[w - 1 + m] = row[vqx_float_ansnr_mirror(w - 1 + m, w)];
+        }
+        taps_rows[i] = row;
+    }
+    vqx_float_ansnr_filter_row_c(filter, n, taps_rows, w, out);
+    free(rows);
+}
+
+static unsigned differ_floats(const float *gpu, const float *cpu, size_t n, const char *what,
+                              const char *where, unsigned row)
+{
+    unsigned bad = 0;
+    for (size_t i = 0; i < n; i++)
+        if (memcmp(&gpu[i], &cpu[i], sizeof(float)) && !bad++)
+            printf("  %s %s row %u [%zu]: cuda %.9g cpu %.9g\n", where, what, row, i, gpu[i],
+                   cpu[i]);
+    return bad;
+}
+
+static void check_float_ansnr(const VqxPicture *ref, const VqxPicture *dis, const char *where)
+{
+    const unsigned w = ref->w[0], h = ref->h[0];
+    const size_t pitch = w + PITCH_PAD, plane = sizeof(float) * w * h;
+    enum { REF_N = FLOAT_ANSNR_REF_TAPS * FLOAT_ANSNR_REF_TAPS,
+           DIS_N = FLOAT_ANSNR_DIS_TAPS * FLOAT_ANSNR_DIS_TAPS };
+    float taps[REF_N + DIS_N];
+    memcpy(taps, vqx_float_ansnr_ref_filter, sizeof(vqx_float_ansnr_ref_filter));
+    memcpy(taps + REF_N, vqx_float_ansnr_dis_filter, sizeof(vqx_float_ansnr_dis_filter));
+    const VqxCudaFloatAnsnr job = {
+        .ref = dev_plane(ref, pitch), .dis = dev_plane(dis, pitch), .pitch = pitch,
+        .w = (int)w, .h = (int)h, .bpc = ref->bpc, .taps = dev_upload(taps, sizeof(taps)),
+        .signal_terms = dev_alloc(plane), .noise_terms = dev_alloc(plane),
+        .row_signal = dev_alloc(sizeof(float) * h), .row_noise = dev_alloc(sizeof(float) * h),
+        .filtered_ref = dev_alloc(plane), .filtered_dis = dev_alloc(plane),
+    };
+    float *d_total = dev_alloc(2 * sizeof(float));
+    CU_LAUNCH(vqx_cuda_float_ansnr(&job, d_total, NULL));
+    float *fr = host_copy(job.filtered_ref, plane), *fd = host_copy(job.filtered_dis, plane);
+    float *rs = host_copy(job.row_signal, sizeof(float) * h);
+    float *rn = host_copy(job.row_noise, sizeof(float) * h), *total = host_copy(d_total, 8);
+    float *cr = malloc(sizeof(float) * w), *cd = malloc(sizeof(float) * w);
+    if (!cr || !cd) exit(1);
+    unsigned bad = 0;
+    float signal = 0, noise = 0;
+    for (unsigned y = 0; y < h; y++) {
+        ansnr_cpu_row(ref, vqx_float_ansnr_ref_filter, FLOAT_ANSNR_REF_TAPS, (int)y, cr);
+        ansnr_cpu_row(dis, vqx_float_ansnr_dis_filter, FLOAT_ANSNR_DIS_TAPS, (int)y, cd);
+        bad += differ_floats(fr + (size_t)y * w, cr, w, "filtered ref", where, y);
+        bad += differ_floats(fd + (size_t)y * w, cd, w, "filtered dis", where, y);
+        float row_signal, row_noise;
+        vqx_float_ansnr_row_energies_c(cr, cd, (ptrdiff_t)w, (int)w, 1, &row_signal, &row_noise);
+        bad += differ_floats(&rs[y], &row_signal, 1, "row signal", where, y);
+        bad += differ_floats(&rn[y], &row_noise, 1, "row noise", where, y);
+        signal += row_signal;
+        noise += row_noise;
+    }
+    bad += differ_floats(&total[0], &signal, 1, "signal", where, 0);
+    bad += differ_floats(&total[1], &noise, 1, "noise", where, 0);
+    CHECK(!bad, "%s float_ansnr: %u differences", where, bad);
+    const void *const dev_buffers[] = { job.ref, job.dis, job.taps, job.signal_terms,
+                                        job.noise_terms, job.row_signal, job.row_noise,
+                                        job.filtered_ref, job.filtered_dis, d_total };
+    for (unsigned i = 0; i < sizeof(dev_buffers) / sizeof(dev_buffers[0]); i++)
+        CU(cudaFree((void *)dev_buffers[i]));
+    free(fr);
+    free(fd);
+    free(rs);
+    free(rn);
+    free(total);
+    free(cr);
+    free(cd);
 }
 
 /* ---- motion ---- */
@@ -561,6 +720,8 @@ int main(void)
                 char where[96];
                 snprintf(where, sizeof(where), "%ux%u %u-bit %s", w, h, bpc, content_name[c]);
                 check_psnr(&ref, &dis, where);
+                check_float_sums(&ref, &dis, where, 0);
+                if (w >= 3 && h >= 3) check_float_ansnr(&ref, &dis, where);
                 check_motion(&ref, &dis, where);
                 if (w >= 16 && h >= 16)
                     for (unsigned o = 0; o < 2; o++) check_vif(&ref, &dis, vif_opts[o], where);
@@ -569,5 +730,14 @@ int main(void)
                 vqx_picture_free(&ref);
                 vqx_picture_free(&dis);
             }
+    /* a plane whose squared errors outgrow the exact sums: the device chains */
+    VqxPicture ref, dis;
+    if (vqx_picture_alloc(&ref, VQX_PIX_400, 16, 3840, 2160) ||
+        vqx_picture_alloc(&dis, VQX_PIX_400, 16, 3840, 2160))
+        return 1;
+    fill(&ref, &dis, EXTREMES);
+    check_float_sums(&ref, &dis, "3840x2160 16-bit extremes", 1);
+    vqx_picture_free(&ref);
+    vqx_picture_free(&dis);
     return check_report();
 }

@@ -65,6 +65,7 @@ SPEED_OPTIONS = [
     "speed_temporal=speed_prescale=0.8:speed_prescale_method=bicubic:speed_max_val=1",
     "speed_temporal=speed_kernelscale=1.5:speed_prescale=0.6:speed_prescale_method=bilinear",
 ]
+FLOAT = ["float_psnr", "float_moment", "float_ansnr"]
 CAMBI = ["cambi=full_ref=true"]  # cambi's own key and the full-reference ones
 # One instance with full_ref a run: its cambi_source and cambi_full_reference
 # keys carry no option suffix, so two would collide (refused).
@@ -100,7 +101,7 @@ def v1_models(*names):
 V1_UNSCALED = ("3d0h", "1d5h_2160", "hfr_3d0h", "hfr_1d5h_2160")
 V1_MODELS = v1_models(*V1_UNSCALED, "5d0h", "hfr_5d0h", "3d0h_2160", "hfr_3d0h_2160")
 SETS = {"defaults": (DEFAULTS, ["version=vmaf_v0.6.1"]), "options": (OPTIONS, []),
-        "speed": (SPEED, []), "speed options": (SPEED_OPTIONS, []),
+        "float": (FLOAT, []), "speed": (SPEED, []), "speed options": (SPEED_OPTIONS, []),
         "speed temporal": (["speed_temporal"], []),
         "cambi": (CAMBI, []), "cambi options": (CAMBI_OPTIONS, []),
         **{f"cambi full_ref {i + 1}": ([o], []) for i, o in enumerate(CAMBI_FULL_REF)},
@@ -282,6 +283,8 @@ GENERATED = [
     ("smallest for motion 3x3", 3, 3, "420", 8, 4, "random", "random", "small3"),
     ("3840x2160 8-bit", 3840, 2160, "420", 8, 4, "random", "noisy", None),
     ("3840x2160 10-bit", 3840, 2160, "420", 10, 3, "random", "noisy", "defaults"),
+    # squared errors whose sum outgrows the device's exact integers
+    ("flat 0 vs max 16-bit 3840x2160", 3840, 2160, "400", 16, 2, 0, 65535, "float"),
     # sizes for speed (planes of 80x80 or more) and cambi (a side of 216)
     ("random 8-bit 352x328", 352, 328, "420", 8, 4, "random", "random", None),
     ("random 10-bit 352x328", 352, 328, "420", 10, 4, "random", "random", None),
@@ -315,9 +318,9 @@ GENERATED = [
 # the banded ramps: the features of the v1 models, with every set of cambi
 V1_SETS = ("cambi", "cambi options", "v1 models")
 CAMBI_SETS = ("cambi", "cambi options")
-SMALL = {"small16": (["psnr=enable_mse=true", "motion=debug=true", "vif=debug=true"], []),
+SMALL = {"small16": (["psnr=enable_mse=true", "motion=debug=true", "vif=debug=true"] + FLOAT, []),
          "small3": (["psnr=enable_mse=true", "motion=debug=true",
-                     "motion=motion_five_frame_window=true"], [])}
+                     "motion=motion_five_frame_window=true"] + FLOAT, [])}
 
 
 def above_peak_clip(path, w, h, frames, bad_frame):

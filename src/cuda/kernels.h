@@ -118,6 +118,47 @@ int vqx_cuda_adm_level(const VqxCudaAdmLevel *lv, const void *const src[2], size
                        const VqxCudaAdmWork *work, float cos_1deg_sq, double gain_limit,
                        unsigned long long *sums, const VqxCudaAdmBands *probe, void *stream);
 
+/* ---- float_psnr and float_moment: the double chains of float terms of
+ * the luma (float_sample.h) that the CPU adds in raster order. Every term
+ * is a multiple of 2^-16 below 2^32 at every depth, so units[k] receives
+ * the integer count of 2^-16 of sum k (exact while w * h < 2^32); where
+ * the CPU's chain could round (a total of 2^53 grains or more of the
+ * terms: 16-bit squares of large frames), or when force_chain is set,
+ * chain[k] receives the chain itself, computed in raster order, and
+ * chained is 1. The struct is zeroed before. ---- */
+enum { VQX_CUDA_FLOAT_PSNR, VQX_CUDA_FLOAT_MOMENT }; /* 1 sum (the squared error); 4 */
+#define VQX_CUDA_FLOAT_SUMS_MAX 4
+typedef struct VqxCudaFloatSums {
+    unsigned long long units[VQX_CUDA_FLOAT_SUMS_MAX];
+    double chain[VQX_CUDA_FLOAT_SUMS_MAX];
+    unsigned long long chained;
+} VqxCudaFloatSums;
+
+int vqx_cuda_float_sums(const void *ref, const void *dis, size_t pitch, unsigned w, unsigned h,
+                        unsigned bpc, int kind, int force_chain, VqxCudaFloatSums *sums,
+                        void *stream);
+
+/* The CPU's value of sum k. */
+static inline double vqx_cuda_float_sum(const VqxCudaFloatSums *sums, unsigned k)
+{
+    return sums->chained ? sums->chain[k] : (double)sums->units[k] * (1.0 / 65536.0);
+}
+
+/* ---- float_ansnr: total[0] and total[1] receive the frame's float signal
+ * and noise energies, summed as the CPU sums them ---- */
+typedef struct VqxCudaFloatAnsnr {
+    const void *ref, *dis;
+    size_t pitch;
+    int w, h;
+    unsigned bpc;
+    const float *taps;               /* the 3x3 filter, then the 5x5 */
+    float *signal_terms, *noise_terms; /* w * h each */
+    float *row_signal, *row_noise;   /* h each */
+    float *filtered_ref, *filtered_dis; /* kernel checks: w * h each, or NULL */
+} VqxCudaFloatAnsnr;
+
+int vqx_cuda_float_ansnr(const VqxCudaFloatAnsnr *job, float *total, void *stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,10 +7,7 @@
 
 #include "feature/extractor.h"
 #include "feature/float_ansnr_dsp.h"
-
-/* The filters' sides: the reference's 3x3, the distorted's 5x5. */
-#define FLOAT_ANSNR_REF_TAPS 3
-#define FLOAT_ANSNR_DIS_TAPS 5
+#include "feature/float_sample.h"
 
 typedef struct FloatAnsnrState {
     double peak, psnr_max;

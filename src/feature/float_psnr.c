@@ -18,6 +18,7 @@ void vqx_float_psnr_setup(FloatPsnrState *s, const VqxFrameFormat *fmt)
     s->psnr_max = 6.0 * fmt->bpc + 12.0;
     s->w = fmt->w;
     s->h = fmt->h;
+    s->bpc = fmt->bpc;
 }
 
 int vqx_float_psnr_emit(const FloatPsnrState *s, double noise, unsigned frame, VqxSink *sink)

@@ -8,7 +8,7 @@
 
 typedef struct FloatPsnrState {
     double peak, psnr_max;
-    unsigned w, h;
+    unsigned w, h, bpc;
     float *ref_row, *dis_row; /* the CPU extractor's */
     FloatPsnrDSPContext dsp;
 } FloatPsnrState;

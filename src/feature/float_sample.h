@@ -30,6 +30,10 @@ VQX_HOSTDEV static inline float vqx_float_squared_error(float ref, float dis)
     return diff * diff;
 }
 
+/* float_ansnr's filters' sides: the reference's 3x3, the distorted's 5x5. */
+#define FLOAT_ANSNR_REF_TAPS 3
+#define FLOAT_ANSNR_DIS_TAPS 5
+
 /* float_ansnr's border: index i of [0, n) mirrored, -1 -> 1 but n -> n - 1
  * (libvmaf's ansnr_tools.c). */
 VQX_HOSTDEV static inline int vqx_float_ansnr_mirror(int i, int n)

@@ -30,6 +30,9 @@ extern const VqxFeatureExtractor vqx_fex_adm_cuda;
 extern const VqxFeatureExtractor vqx_fex_speed_chroma_cuda;
 extern const VqxFeatureExtractor vqx_fex_speed_temporal_cuda;
 extern const VqxFeatureExtractor vqx_fex_cambi_cuda;
+extern const VqxFeatureExtractor vqx_fex_float_psnr_cuda;
+extern const VqxFeatureExtractor vqx_fex_float_moment_cuda;
+extern const VqxFeatureExtractor vqx_fex_float_ansnr_cuda;
 #endif
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
@@ -58,6 +61,9 @@ static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_speed_chroma_cuda,
     &vqx_fex_speed_temporal_cuda,
     &vqx_fex_cambi_cuda,
+    &vqx_fex_float_psnr_cuda,
+    &vqx_fex_float_moment_cuda,
+    &vqx_fex_float_ansnr_cuda,
 #endif
     NULL
 };
