@@ -908,7 +908,10 @@ unsigned vqx_planes_used(const VqxContext *ctx)
 {
     if (!ctx) return 0;
     for (unsigned i = 0; i < ctx->n_features; i++) {
-        if (!(cpu_of(ctx->features[i].fex)->flags & VQX_FEX_LUMA_ONLY)) return VQX_ALL_PLANES;
+        const Feature *f = &ctx->features[i];
+        const VqxFeatureExtractor *cpu = cpu_of(f->fex);
+        if (!(cpu->luma_only ? cpu->luma_only(f->states[0]) : cpu->flags & VQX_FEX_LUMA_ONLY))
+            return VQX_ALL_PLANES;
     }
     return 1;
 }

@@ -644,6 +644,17 @@ for how, dis, data in (("file", tmp("dis10.yuv"), None), ("pipe", "-", dis10_byt
     res = json.load(open(out)) if os.path.exists(out) else None
     check(res and len(res["frames"]) == 2, f"the two frames before it are written ({how})")
 
+# an option that makes a luma feature read chroma reads it: float_motion's motion_add_uv
+# alone equals its run beside psnr (which reads every plane), and above-peak chroma is refused
+alone = scored(REF, DIS, "--feature", "float_motion=motion_add_uv=true", "-n")
+beside = scored(REF, DIS, "--feature", "float_motion=motion_add_uv=true", "--feature", "psnr", "-n")
+check(alone and beside and len(alone) == 5 and all(
+    a["metrics"]["motion2_mau"] == b["metrics"]["motion2_mau"] for a, b in zip(alone, beside)),
+    "float_motion with motion_add_uv reads the chroma planes")
+p = run("-r", tmp("ref10.yuv"), "-d", tmp("dis10.yuv"), "--feature", "float_motion=motion_add_uv=true",
+        "-n", *RAW10, "-q")
+check(p.returncode == 4 and "plane U" in p.stderr, f"motion_add_uv reads chroma above the peak: {p.stderr!r}")
+
 # raw distorted input ending inside a frame, through a pipe
 p = run("-r", raw_ref, "-d", "-", *RAW8, "--feature", "psnr", "-n", "--json", "-o", tmp("cut.json"),
         input=open(raw_dis, "rb").read()[:-1000])

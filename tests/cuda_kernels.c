@@ -19,7 +19,9 @@
  *   float_psnr, float_moment  the plane's double chains, from the
  *           integer sums and from the device's own raster chains (forced),
  *           also on a 4K 16-bit plane where the device must chain;
- *   float_ansnr  both filtered planes, each row's energies, the totals.
+ *   float_ansnr  both filtered planes, each row's energies, the totals;
+ *   float_motion  per filter size, with and without the halving: both
+ *           blurred planes, both halves, the sums of differences.
  * Each kernel reads the CPU's input of its stage (later scales and levels
  * start from the CPU's planes), so a difference points at one kernel.
  * Exits 77 (meson's skip) without a CUDA device.
@@ -39,6 +41,7 @@
 #include "feature/adm_fixed.h"
 #include "feature/float_ansnr.h"
 #include "feature/float_moment_dsp.h"
+#include "feature/float_motion.h"
 #include "feature/float_picture.h"
 #include "feature/float_psnr_dsp.h"
 #include "feature/motion.h"
@@ -318,6 +321,131 @@ static void check_float_ansnr(const VqxPicture *ref, const VqxPicture *dis, cons
     free(total);
     free(cr);
     free(cd);
+}
+
+/* ---- float_motion ---- */
+
+/* The CPU's blurred plane of pic (float_motion.c's blur_plane, from the
+ * table's C entries) and its sum of |a - b| (rows, then over rows). */
+static void motion_cpu_blur(const FloatMotionState *s, const VqxPicture *pic, float *out)
+{
+    const int w = (int)pic->w[0], h = (int)pic->h[0], r = s->n_taps / 2;
+    float *plane = malloc(sizeof(float) * (size_t)w * h), *mid = malloc(sizeof(float) * (w + 4));
+    if (!plane || !mid) exit(1);
+    vqx_float_plane(plane, w, pic, 0, -128.0f);
+    for (int y = 0; y < h; y++) {
+        const float *rows[FLOAT_MOTION_MAX_TAPS];
+        for (int k = 0; k < s->n_taps; k++)
+            rows[k] = plane + (size_t)vqx_float_motion_mirror(y - r + k, h) * w;
+        vqx_float_motion_blur_columns_c(s->taps, s->n_taps, rows, w, mid + 2);
+        for (int m = 1; m <= r; m++) {
+            mid[2 - m] = mid[2 + m];
+            mid[2 + w - 1 + m] = mid[2 + w - 1 - m];
+        }
+        vqx_float_motion_blur_row_c(s->taps, s->n_taps, mid + 2, w, out + (size_t)y * w);
+    }
+    free(plane);
+    free(mid);
+}
+
+static float motion_cpu_total(const float *a, const float *b, int w, int h)
+{
+    float total = 0;
+    for (int y = 0; y < h; y++) {
+        float line;
+        vqx_float_motion_row_sads_c(a + (size_t)y * w, b + (size_t)y * w, w, w, 1, &line);
+        total += line;
+    }
+    return total;
+}
+
+static void check_float_motion(const VqxPicture *prev, const VqxPicture *cur, const char *opts,
+                               const char *where)
+{
+    FloatMotionState *s = calloc(1, sizeof(*s));
+    char kv[128], err[256];
+    snprintf(kv, sizeof(kv), "%s", opts);
+    const VqxFrameFormat fmt = { .layout = VQX_PIX_400, .bpc = prev->bpc, .w = prev->w[0],
+                                 .h = prev->h[0] };
+    const VqxFeatureExtractor *fex = vqx_registry_find("float_motion", VQX_BACKEND_CPU);
+    if (!s || vqx_options_apply(fex, s, kv, err, sizeof(err)) ||
+        vqx_float_motion_setup(s, &fmt, NULL)) {
+        CHECK(0, "%s float_motion: cpu set-up", where);
+        free(s);
+        return;
+    }
+    const FloatMotionGeometry *g = &s->geo[0];
+    const int w = g->w, h = g->h, hw = g->half_w, hh = g->half_h;
+    const size_t plane = sizeof(float) * (size_t)w * h, half = sizeof(float) * (size_t)hw * hh;
+    const size_t pitch = (size_t)w + PITCH_PAD;
+    VqxCudaFloatMotionPlane job = {
+        .pitch = pitch, .w = w, .h = h, .bpc = prev->bpc,
+        .taps = dev_upload(s->taps, sizeof(float) * (size_t)s->n_taps), .n_taps = s->n_taps,
+        .mid = dev_alloc(plane), .row_sums = dev_alloc(sizeof(float) * (size_t)h),
+        .half_w = hw, .half_h = hh,
+    };
+    float *d_blur[2] = { dev_zeroed(plane), dev_zeroed(plane) };
+    float *d_half[2] = { NULL, NULL };
+    if (s->add_scale1) {
+        const VqxResampler *r = &g->halve;
+        job.row_index = dev_upload(r->rows.index, 2 * sizeof(int) * (size_t)hh);
+        job.col_index = dev_upload(r->cols.index, 2 * sizeof(int) * (size_t)hw);
+        job.row_weight = dev_upload(r->rows.weight, 2 * sizeof(float) * (size_t)hh);
+        job.col_weight = dev_upload(r->cols.weight, 2 * sizeof(float) * (size_t)hw);
+        d_half[0] = dev_zeroed(half);
+        d_half[1] = dev_zeroed(half);
+    }
+    float *d_totals = dev_alloc(4 * sizeof(float));
+    const VqxPicture *pics[2] = { prev, cur };
+    for (int i = 0; i < 2; i++) {
+        job.src = dev_plane(pics[i], pitch);
+        job.present = d_blur[i];
+        job.past = d_blur[!i];
+        job.half_present = d_half[i];
+        job.half_past = d_half[!i];
+        CU_LAUNCH(vqx_cuda_float_motion_plane(&job, d_totals + 2 * i, NULL));
+        CU(cudaFree((void *)job.src));
+    }
+    unsigned bad = 0;
+    float *cpu_blur[2], *cpu_half[2] = { NULL, NULL };
+    for (int i = 0; i < 2; i++) {
+        cpu_blur[i] = malloc(plane);
+        if (!cpu_blur[i]) exit(1);
+        motion_cpu_blur(s, pics[i], cpu_blur[i]);
+        float *gpu = host_copy(d_blur[i], plane);
+        for (int y = 0; y < h; y++)
+            bad += differ_floats(gpu + (size_t)y * w, cpu_blur[i] + (size_t)y * w, (size_t)w,
+                                 i ? "blurred cur" : "blurred prev", where, (unsigned)y);
+        free(gpu);
+        if (!s->add_scale1) continue;
+        cpu_half[i] = malloc(half);
+        if (!cpu_half[i]) exit(1);
+        vqx_resample(&g->halve, cpu_blur[i], w, cpu_half[i], hw);
+        gpu = host_copy(d_half[i], half);
+        bad += differ_floats(gpu, cpu_half[i], (size_t)hw * hh, i ? "half cur" : "half prev",
+                             where, 0);
+        free(gpu);
+    }
+    float *totals = host_copy(d_totals + 2, 2 * sizeof(float));
+    const float total = motion_cpu_total(cpu_blur[0], cpu_blur[1], w, h);
+    bad += differ_floats(&totals[0], &total, 1, "sum", where, 0);
+    if (s->add_scale1) {
+        const float half_total = motion_cpu_total(cpu_half[0], cpu_half[1], hw, hh);
+        bad += differ_floats(&totals[1], &half_total, 1, "half sum", where, 0);
+    }
+    CHECK(!bad, "%s float_motion %s: %u differences", where, opts, bad);
+    const void *const dev_buffers[] = { job.taps, job.mid, job.row_sums, job.row_index,
+                                        job.col_index, job.row_weight, job.col_weight,
+                                        d_blur[0], d_blur[1], d_half[0], d_half[1], d_totals };
+    for (unsigned i = 0; i < sizeof(dev_buffers) / sizeof(dev_buffers[0]); i++)
+        CU(cudaFree((void *)dev_buffers[i]));
+    for (int i = 0; i < 2; i++) {
+        free(cpu_blur[i]);
+        free(cpu_half[i]);
+    }
+    free(totals);
+    vqx_float_motion_close(s);
+    free(s);
 }
 
 /* ---- motion ---- */
@@ -691,6 +819,10 @@ static void check_adm(const VqxPicture *ref, const VqxPicture *dis, const char *
     free(s);
 }
 
+static const char *const float_motion_opts[] = {
+    "", "motion_filter_size=3:motion_add_scale1=true", "motion_filter_size=1",
+    "motion_add_scale1=true",
+};
 static const char *const vif_opts[] = { "", "vif_enhn_gain_limit=1.0" };
 static const char *const adm_opts[] = {
     "",
@@ -721,7 +853,11 @@ int main(void)
                 snprintf(where, sizeof(where), "%ux%u %u-bit %s", w, h, bpc, content_name[c]);
                 check_psnr(&ref, &dis, where);
                 check_float_sums(&ref, &dis, where, 0);
-                if (w >= 3 && h >= 3) check_float_ansnr(&ref, &dis, where);
+                if (w >= 3 && h >= 3) {
+                    check_float_ansnr(&ref, &dis, where);
+                    for (unsigned o = 0; o < 4; o++)
+                        check_float_motion(&ref, &dis, float_motion_opts[o], where);
+                }
                 check_motion(&ref, &dis, where);
                 if (w >= 16 && h >= 16)
                     for (unsigned o = 0; o < 2; o++) check_vif(&ref, &dis, vif_opts[o], where);

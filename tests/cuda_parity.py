@@ -65,7 +65,14 @@ SPEED_OPTIONS = [
     "speed_temporal=speed_prescale=0.8:speed_prescale_method=bicubic:speed_max_val=1",
     "speed_temporal=speed_kernelscale=1.5:speed_prescale=0.6:speed_prescale_method=bilinear",
 ]
-FLOAT = ["float_psnr", "float_moment", "float_ansnr"]
+FLOAT = ["float_psnr", "float_moment", "float_ansnr", "float_motion"]
+FLOAT_OPTIONS = [
+    "float_motion=motion_add_scale1=true:motion_add_uv=true:motion_fps_weight=2",
+    "float_motion=motion_filter_size=3:motion_blend_factor=0.5:motion_blend_offset=3"
+    ":motion_max_val=18",
+    "float_motion=motion_filter_size=1:motion_add_scale1=true:debug=false",
+    "float_motion=motion_force_zero=true",
+]
 CAMBI = ["cambi=full_ref=true"]  # cambi's own key and the full-reference ones
 # One instance with full_ref a run: its cambi_source and cambi_full_reference
 # keys carry no option suffix, so two would collide (refused).
@@ -101,7 +108,8 @@ def v1_models(*names):
 V1_UNSCALED = ("3d0h", "1d5h_2160", "hfr_3d0h", "hfr_1d5h_2160")
 V1_MODELS = v1_models(*V1_UNSCALED, "5d0h", "hfr_5d0h", "3d0h_2160", "hfr_3d0h_2160")
 SETS = {"defaults": (DEFAULTS, ["version=vmaf_v0.6.1"]), "options": (OPTIONS, []),
-        "float": (FLOAT, []), "speed": (SPEED, []), "speed options": (SPEED_OPTIONS, []),
+        "float": (FLOAT, []), "float options": (FLOAT_OPTIONS, []),
+        "speed": (SPEED, []), "speed options": (SPEED_OPTIONS, []),
         "speed temporal": (["speed_temporal"], []),
         "cambi": (CAMBI, []), "cambi options": (CAMBI_OPTIONS, []),
         **{f"cambi full_ref {i + 1}": ([o], []) for i, o in enumerate(CAMBI_FULL_REF)},
@@ -125,6 +133,8 @@ def applies(set_name, w, h, fmt):
     (the small sets aside)."""
     cw, ch = chroma_size(w, h, fmt)
     speed_ok = min(cw, ch) >= 80 and min(w, h) >= 80
+    if set_name == "float options":  # motion_add_uv: chroma planes of 3x3
+        return fmt != "400" and min(cw, ch) >= 3
     if set_name == "speed":
         return speed_ok
     if set_name == "speed temporal":  # alone: 4:0:0 has no chroma for speed_chroma

@@ -6,7 +6,7 @@
  * after the first frame; the upload carries only
  * the planes the twins read. The scores must equal the CPU backend's.
  * Four chains: VMAF v0.6.1 (luma only), plus psnr (chroma too), plus the
- * float twins (float_psnr, float_moment, float_ansnr), and the
+ * float twins (float_psnr, float_moment, float_ansnr, float_motion), and the
  * vmaf_v1.0.16_3d0h model (cambi, speed_chroma, adm, motion); each with the
  * caller's pictures (copied into pinned staging) and with pictures from the
  * context's pool (pinned: uploaded from where they are).
@@ -80,7 +80,8 @@ static const Chain chains[] = {
     { "vmaf + psnr (luma and chroma)", "version=vmaf_v0.6.1", { { "psnr", "enable_mse=true" } },
       96, 64, 1 },
     { "vmaf + float twins (luma only)", "version=vmaf_v0.6.1",
-      { { "float_psnr", "" }, { "float_moment", "" }, { "float_ansnr", "" } }, 96, 64, 0 },
+      { { "float_psnr", "" }, { "float_moment", "" }, { "float_ansnr", "" },
+        { "float_motion", "motion_add_scale1=true" } }, 96, 64, 0 },
     /* cambi needs a side of 216, speed_chroma chroma planes of 80x80 */
     { "vmaf_v1.0.16_3d0h (luma and chroma)", "version=vmaf_v1.0.16_3d0h", { { NULL } }, 320, 240,
       1 },

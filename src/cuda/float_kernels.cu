@@ -1,9 +1,12 @@
-/* float_psnr's and float_moment's sums, float_ansnr's filters and energies
- * (float_psnr.c, float_moment.c, float_ansnr.c). The per-sample statements
- * are float_sample.h's, compiled here too. */
+/* float_psnr's and float_moment's sums, float_ansnr's filters and energies,
+ * float_motion's blur, halving and differences (float_psnr.c,
+ * float_moment.c, float_ansnr.c, float_motion.c). The per-sample statements
+ * are float_sample.h's and resample_sample.h's, compiled here too. */
 #include "cuda/common.cuh"
 #include "cuda/kernels.h"
+#include "feature/float_motion_dsp.h"
 #include "feature/float_sample.h"
+#include "feature/resample_sample.h"
 
 template <typename P>
 __device__ inline float luma(const P *plane, size_t pitch, int x, int y, float inv_scale,
@@ -176,7 +179,7 @@ __global__ void ansnr_terms(const P *ref, const P *dis, size_t pitch, int w, int
         const float *f = which ? dis_taps : ref_taps;
         const int top = threadIdx.x + ANSNR_RADIUS - n / 2, left = threadIdx.y + ANSNR_RADIUS - n / 2;
         for (int i = 0; i < n; i++)
-            filtered[which] += vqx_float_ansnr_taps(f + i * n, &span[which][top + i][left], n);
+            filtered[which] += vqx_float_tap_sum(f + i * n, &span[which][top + i][left], n);
     }
     const size_t at = (size_t)x * h + y;
     signal_terms[at] = filtered[0] * filtered[0];
@@ -236,5 +239,97 @@ extern "C" int vqx_cuda_float_ansnr(const VqxCudaFloatAnsnr *job, float *total, 
                                                        job->w, job->h, job->row_signal,
                                                        job->row_noise);
     ansnr_total<<<1, 1, 0, s>>>(job->row_signal, job->row_noise, job->h, total);
+    return launch_status();
+}
+
+/* ---- float_motion ---- */
+
+/* The column pass of the blur, a thread per sample: the taps down the
+ * column, rows mirrored, on the samples as floats offset by -128. */
+template <typename P>
+__global__ void motion_blur_columns(const P *src, size_t pitch, int w, int h, float inv_scale,
+                                    const float *taps, int n_taps, float *mid)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= w) return;
+    float v[FLOAT_MOTION_MAX_TAPS];
+    for (int k = 0; k < n_taps; k++)
+        v[k] = luma(src, pitch, x, vqx_float_motion_mirror(y - n_taps / 2 + k, h), inv_scale,
+                    -128.0f);
+    mid[(size_t)y * w + x] = vqx_float_tap_sum(taps, v, n_taps);
+}
+
+/* The row pass, columns mirrored. */
+__global__ void motion_blur_rows(const float *mid, int w, const float *taps, int n_taps,
+                                 float *out)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= w) return;
+    const float *row = mid + (size_t)y * w;
+    float v[FLOAT_MOTION_MAX_TAPS];
+    for (int k = 0; k < n_taps; k++) v[k] = row[vqx_float_motion_mirror(x - n_taps / 2 + k, w)];
+    out[(size_t)y * w + x] = vqx_float_tap_sum(taps, v, n_taps);
+}
+
+/* motion_add_scale1's bilinear halving (resample.c), a thread per output. */
+__global__ void motion_halve(const float *src, int w, const int *row_index, const int *col_index,
+                             const float *row_weight, const float *col_weight, int half_w,
+                             float *dst)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= half_w) return;
+    dst[(size_t)y * half_w + x] = vqx_resample_bilinear(
+        row_weight + 2 * y, col_weight + 2 * x, src + (size_t)row_index[2 * y] * w,
+        src + (size_t)row_index[2 * y + 1] * w, col_index[2 * x], col_index[2 * x + 1]);
+}
+
+/* Each row's float sum of |a - b| in x order, a thread per row. */
+__global__ void motion_row_sads(const float *a, const float *b, int w, int h, float *row_sums)
+{
+    const int y = blockIdx.x * blockDim.x + threadIdx.x;
+    if (y >= h) return;
+    const float *ra = a + (size_t)y * w, *rb = b + (size_t)y * w;
+    float sum = 0;
+    for (int x = 0; x < w; x++) sum += vqx_float_abs_diff(ra[x], rb[x]);
+    row_sums[y] = sum;
+}
+
+/* The rows' sums added in row order. */
+__global__ void motion_total(const float *row_sums, int h, float *total)
+{
+    float sum = 0;
+    for (int y = 0; y < h; y++) sum += row_sums[y];
+    *total = sum;
+}
+
+static void motion_sad(const float *a, const float *b, int w, int h, float *row_sums,
+                       float *total, cudaStream_t s)
+{
+    motion_row_sads<<<(h + 127) / 128, 128, 0, s>>>(a, b, w, h, row_sums);
+    motion_total<<<1, 1, 0, s>>>(row_sums, h, total);
+}
+
+extern "C" int vqx_cuda_float_motion_plane(const VqxCudaFloatMotionPlane *p, float totals[2],
+                                           void *stream)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    const dim3 grid((p->w + VQX_BLOCK - 1) / VQX_BLOCK, p->h);
+    const float inv_scale = vqx_float_inverse_scale(p->bpc);
+    if (p->bpc == 8)
+        motion_blur_columns<<<grid, VQX_BLOCK, 0, s>>>((const uint8_t *)p->src, p->pitch, p->w,
+                                                       p->h, inv_scale, p->taps, p->n_taps, p->mid);
+    else
+        motion_blur_columns<<<grid, VQX_BLOCK, 0, s>>>((const uint16_t *)p->src, p->pitch, p->w,
+                                                       p->h, inv_scale, p->taps, p->n_taps, p->mid);
+    motion_blur_rows<<<grid, VQX_BLOCK, 0, s>>>(p->mid, p->w, p->taps, p->n_taps, p->present);
+    motion_sad(p->past, p->present, p->w, p->h, p->row_sums, &totals[0], s);
+    if (p->row_index) {
+        const dim3 half_grid((p->half_w + VQX_BLOCK - 1) / VQX_BLOCK, p->half_h);
+        motion_halve<<<half_grid, VQX_BLOCK, 0, s>>>(p->present, p->w, p->row_index, p->col_index,
+                                                     p->row_weight, p->col_weight, p->half_w,
+                                                     p->half_present);
+        motion_sad(p->half_past, p->half_present, p->half_w, p->half_h, p->row_sums, &totals[1],
+                   s);
+    }
     return launch_status();
 }

@@ -159,6 +159,32 @@ typedef struct VqxCudaFloatAnsnr {
 
 int vqx_cuda_float_ansnr(const VqxCudaFloatAnsnr *job, float *total, void *stream);
 
+/* ---- float_motion: one plane of the reference blurred into `present`
+ * (the CPU's blur_plane); totals[0] receives the float sum of |past -
+ * present| as the CPU adds it; with the halving's tables (motion_add_scale1,
+ * resample.h's bilinear axes), present is also halved into half_present and
+ * totals[1] receives the same sum of the halves ---- */
+typedef struct VqxCudaFloatMotionPlane {
+    const void *src;                 /* the device plane */
+    size_t pitch;                    /* in samples */
+    int w, h;
+    unsigned bpc;
+    const float *taps;               /* n_taps */
+    int n_taps;
+    float *mid;                      /* w * h: the column pass */
+    float *present;                  /* w * h */
+    const float *past;               /* the previous frame's present */
+    const int *row_index, *col_index; /* NULL: no halving */
+    const float *row_weight, *col_weight;
+    int half_w, half_h;
+    float *half_present;
+    const float *half_past;
+    float *row_sums;                 /* h floats */
+} VqxCudaFloatMotionPlane;
+
+int vqx_cuda_float_motion_plane(const VqxCudaFloatMotionPlane *plane, float totals[2],
+                                void *stream);
+
 #ifdef __cplusplus
 }
 #endif

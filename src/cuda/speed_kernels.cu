@@ -7,6 +7,7 @@
  */
 #include "cuda/common.cuh"
 #include "cuda/speed_kernels.h"
+#include "feature/resample_sample.h"
 #include "feature/speed_linalg.h"
 
 #define N SPEED_DIM
@@ -113,10 +114,8 @@ prescale_planes(Resampler r, Dims d, const float *image, float *scaled)
     case VQX_RESAMPLE_BILINEAR: {
         const float *r1 = src + (size_t)r.row_index[2 * y] * d.image_pitch;
         const float *r2 = src + (size_t)r.row_index[2 * y + 1] * d.image_pitch;
-        const int x1 = r.col_index[2 * x], x2 = r.col_index[2 * x + 1];
-        const float *wx = r.col_weight + 2 * x, *wy = r.row_weight + 2 * y;
-        v = wy[0] * wx[0] * r1[x1] + wy[0] * wx[1] * r1[x2] +
-            wy[1] * wx[0] * r2[x1] + wy[1] * wx[1] * r2[x2];
+        v = vqx_resample_bilinear(r.row_weight + 2 * y, r.col_weight + 2 * x, r1, r2,
+                                  r.col_index[2 * x], r.col_index[2 * x + 1]);
         break;
     }
     case VQX_RESAMPLE_BICUBIC:

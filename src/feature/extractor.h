@@ -138,6 +138,10 @@ typedef struct VqxFeatureExtractor {
      * called once the options are parsed, before any picture. */
     int (*check_options)(const void *state, char *err, size_t err_len);
 
+    /* Optional: whether an instance with these options reads plane 0
+     * alone; replaces VQX_FEX_LUMA_ONLY where options decide it. */
+    bool (*luma_only)(const void *state);
+
     /* Called once per instance after the options are set. Allocates every
      * buffer the extractor needs: extract must not allocate. May write a
      * reason with vqx_fail. */

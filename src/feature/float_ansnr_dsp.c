@@ -16,7 +16,7 @@ filter_taps(const float *filter, const int n, const float *const rows[FLOAT_ANSN
     for (int x = 0; x < w; x++) out[x] = 0;
     for (int i = 0; i < n; i++) {
         const float *row = rows[i] - radius, *taps = filter + i * n;
-        for (int x = 0; x < w; x++) out[x] += vqx_float_ansnr_taps(taps, row + x, n);
+        for (int x = 0; x < w; x++) out[x] += vqx_float_tap_sum(taps, row + x, n);
     }
 }
 

@@ -20,10 +20,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "feature/extractor.h"
-#include "feature/float_motion_dsp.h"
+#include "feature/float_motion.h"
 #include "feature/float_picture.h"
-#include "feature/resample.h"
+#include "feature/float_sample.h"
 
 #define MAX_RADIUS 2
 /* Rows whose sums of |a - b| one call of the table's row_sads takes. */
@@ -34,43 +33,9 @@ static const float blur5[5] = { 0.054488685f, 0.244201342f, 0.402619947f, 0.2442
 static const float blur3[3] = { 0.166378498f, 0.667243004f, 0.166378498f };
 static const float identity5[5] = { 0.0f, 0.0f, 1.0f, 0.0f, 0.0f };
 
-/* A plane's geometry, and its bilinear halving (motion_add_scale1). */
-typedef struct PlaneGeometry {
-    int w, h;
-    ptrdiff_t stride;
-    int half_w, half_h;
-    ptrdiff_t half_stride;
-    VqxResampler halve;     /* bilinear, as libvmaf halves */
-} PlaneGeometry;
-
-typedef struct FloatMotionState {
-    bool debug;
-    bool force_zero;
-    double fps_weight;
-    double blend_factor;
-    double blend_offset;
-    bool add_scale1;
-    int filter_size;
-    bool add_uv;
-    double max_val;
-
-    unsigned n_planes;
-    PlaneGeometry geo[3];
-    const float *taps;
-    int n_taps;
-    FloatMotionDSPContext dsp;
-    float *plane;           /* the frame as floats, one plane at a time */
-    float *row;             /* a column-blurred row, with mirrored margins */
-    float *blur[3][2];      /* blurred plane of frame n in [p][n & 1] */
-    float *half[3][2];      /* the same halved (motion_add_scale1) */
-    bool started;
-    unsigned last_frame;
-    double prev_score;      /* score of frames (n-2, n-1) at frame n */
-} FloatMotionState;
-
 enum { KEY_MOTION, KEY_MOTION2, KEY_MOTION3 };
 
-static const char *const keys[] = {
+const char *const vqx_float_motion_keys[] = {
     "VMAF_feature_motion_score",
     "VMAF_feature_motion2_score",
     "VMAF_feature_motion3_score",
@@ -81,7 +46,7 @@ static const char *const keys[] = {
 static const double filter_sizes[] = { 1, 3, 5 };
 
 /* Names, aliases, defaults and ranges from libvmaf float_motion.c. */
-static const VqxOption options[] = {
+const VqxOption vqx_float_motion_options[] = {
     { .name = "debug", .help = "also write the unfiltered score as motion",
       .type = VQX_OPT_BOOL, .offset = offsetof(FloatMotionState, debug), .def.b = true },
     { .name = "motion_force_zero", .alias = "force_0", .help = "force every motion score to zero",
@@ -112,6 +77,11 @@ static const VqxOption options[] = {
     { 0 }
 };
 
+static bool luma_only(const void *priv)
+{
+    return !((const FloatMotionState *)priv)->add_uv;
+}
+
 static double cap(double v, double max)
 {
     return v < max ? v : max;
@@ -120,11 +90,6 @@ static double cap(double v, double max)
 static double blend(double v, double factor, double offset)
 {
     return v * factor + (1 - factor) * (offset < v ? offset : v);
-}
-
-static inline int mirror(int i, int n)
-{
-    return i < 0 ? -i : i >= n ? 2 * n - i - 2 : i;
 }
 
 /* Separable blur, columns then rows, one output row at a time. */
@@ -136,7 +101,7 @@ static void blur_plane(const FloatMotionDSPContext *c, const float *taps, int n_
     for (int y = 0; y < h; y++) {
         const float *r[FLOAT_MOTION_MAX_TAPS];
         for (int k = 0; k < n_taps; k++)
-            r[k] = src + mirror(y - radius + k, h) * stride;
+            r[k] = src + vqx_float_motion_mirror(y - radius + k, h) * stride;
         c->blur_columns(taps, n_taps, r, w, mid);
         for (int m = 1; m <= radius; m++) {
             mid[-m] = mid[m];
@@ -146,10 +111,11 @@ static void blur_plane(const FloatMotionDSPContext *c, const float *taps, int n_
     }
 }
 
-/* Mean absolute difference, summed per row in float as libvmaf does. (It
- * adds through double; for a sum of two floats that rounds the same.) */
-static float mean_abs_diff(const FloatMotionDSPContext *c, const float *a, const float *b, int w,
-                           int h, ptrdiff_t stride)
+/* Sum of |a - b| over the plane, per row in float then over the rows, as
+ * libvmaf adds. (It adds through double; for a sum of two floats that
+ * rounds the same.) */
+static float total_abs_diff(const FloatMotionDSPContext *c, const float *a, const float *b,
+                            int w, int h, ptrdiff_t stride)
 {
     float total = 0, line[SAD_ROWS];
     for (int y = 0; y < h; y += SAD_ROWS) {
@@ -157,12 +123,16 @@ static float mean_abs_diff(const FloatMotionDSPContext *c, const float *a, const
         c->row_sads(a + y * stride, b + y * stride, stride, w, n, line);
         for (int r = 0; r < n; r++) total += line[r];
     }
+    return total;
+}
+
+float vqx_float_motion_mean(float total, int w, int h)
+{
     return total / (float)((int64_t)w * h);
 }
 
-static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+int vqx_float_motion_setup(FloatMotionState *s, const VqxFrameFormat *fmt, VqxSink *sink)
 {
-    FloatMotionState *s = priv;
     if (s->add_uv && fmt->layout == VQX_PIX_400)
         return vqx_fail(sink, -EINVAL, "float_motion: motion_add_uv needs chroma planes, input is 4:0:0");
 
@@ -171,17 +141,13 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     vqx_float_motion_dsp_init(&s->dsp, fmt->cpu_flags);
     s->n_planes = s->add_uv ? 3 : 1;
     for (unsigned p = 0; p < s->n_planes; p++) {
-        PlaneGeometry *g = &s->geo[p];
+        FloatMotionGeometry *g = &s->geo[p];
         g->w = (int)vqx_plane_w(fmt, p);
         g->h = (int)vqx_plane_h(fmt, p);
         if (g->w < 3 || g->h < 3)
             return vqx_fail(sink, -EINVAL, "float_motion: planes must be at least 3x3, plane %u is %dx%d",
                             p, g->w, g->h);
         g->stride = (ptrdiff_t)vqx_float_stride((unsigned)g->w);
-        for (int i = 0; i < 2; i++) {
-            s->blur[p][i] = malloc(sizeof(float) * (size_t)g->stride * (size_t)g->h);
-            if (!s->blur[p][i]) return -ENOMEM;
-        }
         if (!s->add_scale1) continue;
         g->half_w = (int)(g->w * 0.5 + 0.5);
         g->half_h = (int)(g->h * 0.5 + 0.5);
@@ -189,7 +155,21 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         if (vqx_resampler_init(&g->halve, VQX_RESAMPLE_BILINEAR, (unsigned)g->w, (unsigned)g->h,
                                (unsigned)g->half_w, (unsigned)g->half_h))
             return -ENOMEM;
+    }
+    return 0;
+}
+
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    FloatMotionState *s = priv;
+    const int ret = vqx_float_motion_setup(s, fmt, sink);
+    if (ret) return ret;
+    for (unsigned p = 0; p < s->n_planes; p++) {
+        const FloatMotionGeometry *g = &s->geo[p];
         for (int i = 0; i < 2; i++) {
+            s->blur[p][i] = malloc(sizeof(float) * (size_t)g->stride * (size_t)g->h);
+            if (!s->blur[p][i]) return -ENOMEM;
+            if (!s->add_scale1) continue;
             s->half[p][i] = malloc(sizeof(float) * (size_t)g->half_stride * (size_t)g->half_h);
             if (!s->half[p][i]) return -ENOMEM;
         }
@@ -200,44 +180,43 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     return 0;
 }
 
-/* Score of the pair (blurred frames in slots a and b). */
-static double pair_score(const FloatMotionState *s, unsigned a, unsigned b)
+double vqx_float_motion_score(const FloatMotionState *s,
+                              const float totals[FLOAT_MOTION_PLANES][2])
 {
     double score = 0.0;
     for (unsigned p = 0; p < s->n_planes; p++) {
-        const PlaneGeometry *g = &s->geo[p];
-        float plane_score = mean_abs_diff(&s->dsp, s->blur[p][a], s->blur[p][b], g->w, g->h,
-                                          g->stride);
-        if (s->add_scale1)
-            plane_score += mean_abs_diff(&s->dsp, s->half[p][a], s->half[p][b], g->half_w,
-                                         g->half_h, g->half_stride);
+        const FloatMotionGeometry *g = &s->geo[p];
+        float plane_score = vqx_float_motion_mean(totals[p][0], g->w, g->h);
+        if (s->add_scale1) plane_score += vqx_float_motion_mean(totals[p][1], g->half_w, g->half_h);
         if (p == 0) score = plane_score;
         else score += plane_score;
     }
     return score;
 }
 
-static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
-                   unsigned frame, VqxSink *sink)
+/* Score of the pair (blurred frames in slots a and b). */
+static double pair_score(const FloatMotionState *s, unsigned a, unsigned b)
 {
-    (void)dis;
-    FloatMotionState *s = priv;
+    float totals[FLOAT_MOTION_PLANES][2] = { { 0 } };
+    for (unsigned p = 0; p < s->n_planes; p++) {
+        const FloatMotionGeometry *g = &s->geo[p];
+        totals[p][0] = total_abs_diff(&s->dsp, s->blur[p][a], s->blur[p][b], g->w, g->h,
+                                      g->stride);
+        if (s->add_scale1)
+            totals[p][1] = total_abs_diff(&s->dsp, s->half[p][a], s->half[p][b], g->half_w,
+                                          g->half_h, g->half_stride);
+    }
+    return vqx_float_motion_score(s, totals);
+}
+
+int vqx_float_motion_emit_frame(FloatMotionState *s, unsigned frame, double score, VqxSink *sink)
+{
     int err = 0;
     if (s->force_zero) {
         err = vqx_emit(sink, KEY_MOTION2, frame, 0.0);
         err |= vqx_emit(sink, KEY_MOTION3, frame, 0.0);
         if (s->debug) err |= vqx_emit(sink, KEY_MOTION, frame, 0.0);
         return err;
-    }
-
-    const unsigned cur = frame & 1;
-    for (unsigned p = 0; p < s->n_planes; p++) {
-        const PlaneGeometry *g = &s->geo[p];
-        vqx_float_plane(s->plane, g->stride, ref, p, -128.0f);
-        blur_plane(&s->dsp, s->taps, s->n_taps, s->plane, s->blur[p][cur], s->row, g->w, g->h,
-                   g->stride);
-        if (s->add_scale1)
-            vqx_resample(&g->halve, s->blur[p][cur], g->stride, s->half[p][cur], g->half_stride);
     }
     s->started = true;
     s->last_frame = frame;
@@ -247,7 +226,6 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
         return err;
     }
 
-    const double score = pair_score(s, cur ^ 1, cur);
     if (s->debug) err |= vqx_emit(sink, KEY_MOTION, frame, cap(score * s->fps_weight, s->max_val));
     if (frame == 1) {
         err |= vqx_emit(sink, KEY_MOTION3, 0,
@@ -262,7 +240,25 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     return err;
 }
 
-static int flush(void *priv, VqxSink *sink)
+static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
+                   unsigned frame, VqxSink *sink)
+{
+    (void)dis;
+    FloatMotionState *s = priv;
+    if (s->force_zero) return vqx_float_motion_emit_frame(s, frame, 0.0, sink);
+    const unsigned cur = frame & 1;
+    for (unsigned p = 0; p < s->n_planes; p++) {
+        const FloatMotionGeometry *g = &s->geo[p];
+        vqx_float_plane(s->plane, g->stride, ref, p, -128.0f);
+        blur_plane(&s->dsp, s->taps, s->n_taps, s->plane, s->blur[p][cur], s->row, g->w, g->h,
+                   g->stride);
+        if (s->add_scale1)
+            vqx_resample(&g->halve, s->blur[p][cur], g->stride, s->half[p][cur], g->half_stride);
+    }
+    return vqx_float_motion_emit_frame(s, frame, frame ? pair_score(s, cur ^ 1, cur) : 0.0, sink);
+}
+
+int vqx_float_motion_flush(void *priv, VqxSink *sink)
 {
     FloatMotionState *s = priv;
     if (s->force_zero || !s->started) return 0;
@@ -273,7 +269,7 @@ static int flush(void *priv, VqxSink *sink)
                           cap(blend(weighted, s->blend_factor, s->blend_offset), s->max_val));
 }
 
-static void close_float_motion(void *priv)
+void vqx_float_motion_close(void *priv)
 {
     FloatMotionState *s = priv;
     for (unsigned p = 0; p < 3; p++) {
@@ -290,12 +286,13 @@ static void close_float_motion(void *priv)
 const VqxFeatureExtractor vqx_fex_float_motion = {
     .name = "float_motion",
     .backend = VQX_BACKEND_CPU,
-    .flags = VQX_FEX_TEMPORAL | VQX_FEX_LUMA_ONLY,
-    .keys = keys,
-    .options = options,
+    .flags = VQX_FEX_TEMPORAL,
+    .keys = vqx_float_motion_keys,
+    .options = vqx_float_motion_options,
     .state_size = sizeof(FloatMotionState),
+    .luma_only = luma_only,
     .init = init,
     .extract = extract,
-    .flush = flush,
-    .close = close_float_motion,
+    .flush = vqx_float_motion_flush,
+    .close = vqx_float_motion_close,
 };

@@ -1,7 +1,7 @@
 /* Float motion's DSP table: the scalar C of its stages and the dispatch. */
-#include <math.h>
 
 #include "feature/float_motion_dsp.h"
+#include "feature/float_sample.h"
 
 #if VQX_ARCH_X86
 #include "x86/float_motion.h"
@@ -34,7 +34,7 @@ FLOAT_MOTION_ROW_SADS(vqx_float_motion_row_sads_c)
         const float *ra = a + r * stride, *rb = b + r * stride;
         float sum = 0;
         for (int x = 0; x < w; x++)
-            sum += fabsf(ra[x] - rb[x]);
+            sum += vqx_float_abs_diff(ra[x], rb[x]);
         line[r] = sum;
     }
 }

@@ -2,10 +2,13 @@
  * The per-sample statements of the float features that their device twins
  * also run (compiled by nvcc too): a sample as libvmaf's float extractors
  * see it (float_picture.h), the float terms float_psnr, float_moment and
- * float_ansnr add up, and float_ansnr's filter taps and borders.
+ * float_ansnr add up, and the filter taps and borders of float_ansnr and
+ * float_motion.
  */
 #ifndef VQX_FEATURE_FLOAT_SAMPLE_H
 #define VQX_FEATURE_FLOAT_SAMPLE_H
+
+#include <math.h>
 
 #include "hostdev.h"
 
@@ -41,9 +44,21 @@ VQX_HOSTDEV static inline int vqx_float_ansnr_mirror(int i, int n)
     return i < 0 ? -i : i >= n ? 2 * n - i - 1 : i;
 }
 
-/* One tap row of float_ansnr's filter: the float sum from 0, in order, of
- * taps[j] * v[j], j < n. */
-VQX_HOSTDEV static inline float vqx_float_ansnr_taps(const float *taps, const float *v, int n)
+/* float_motion's border: reflect-101 (-1 -> 1, n -> n - 2). */
+VQX_HOSTDEV static inline int vqx_float_motion_mirror(int i, int n)
+{
+    return i < 0 ? -i : i >= n ? 2 * n - i - 2 : i;
+}
+
+/* float_motion's term: |a - b|. */
+VQX_HOSTDEV static inline float vqx_float_abs_diff(float a, float b)
+{
+    return fabsf(a - b);
+}
+
+/* A filter's taps on samples (float_ansnr's tap rows, float_motion's
+ * passes): the float sum from 0, in order, of taps[j] * v[j], j < n. */
+VQX_HOSTDEV static inline float vqx_float_tap_sum(const float *taps, const float *v, int n)
 {
     float inner = 0;
     for (int j = 0; j < n; j++) inner += taps[j] * v[j];

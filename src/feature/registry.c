@@ -33,6 +33,7 @@ extern const VqxFeatureExtractor vqx_fex_cambi_cuda;
 extern const VqxFeatureExtractor vqx_fex_float_psnr_cuda;
 extern const VqxFeatureExtractor vqx_fex_float_moment_cuda;
 extern const VqxFeatureExtractor vqx_fex_float_ansnr_cuda;
+extern const VqxFeatureExtractor vqx_fex_float_motion_cuda;
 #endif
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
@@ -64,6 +65,7 @@ static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_float_psnr_cuda,
     &vqx_fex_float_moment_cuda,
     &vqx_fex_float_ansnr_cuda,
+    &vqx_fex_float_motion_cuda,
 #endif
     NULL
 };
