@@ -2,6 +2,7 @@
 # Build, test and benchmark the CUDA backend on a GPU machine, in one go.
 # Run from the source root; ../shared holds the clips; logs go to $OUT.
 #   bench/cuda/device_run.sh [build] [kernels] [residency] [parity] [bench] [bench-v1] [blocks] [cli] [bench-cpu] [ncu]
+# BENCH_FEATURES: the features (or version=MODEL) of bench-v1.
 # A folder DEPS (default ../deps) may hold .deb files of jansson and
 # pkgconf, and a meson wheel, for images that lack them.
 # BLOCKS_VARIANTS (e.g. "2 4"): other counts of frames in flight
@@ -75,10 +76,10 @@ if [[ $stages == *" bench "* ]]; then
     done
 fi
 if [[ $stages == *" bench-v1 "* ]]; then
-    # the features of vmaf_v1.0.16 and its model, on the GPU and on the CPU
-    # (one thread and every core); frames per size: cuda, cpu
+    # features alone (BENCH_FEATURES; default those of vmaf_v1.0.16 and its model), on the
+    # GPU and on the CPU (one thread and every core); frames per size: cuda, cpu
     log "bench-v1 $(date -u +%FT%TZ) $(nproc) cores"
-    for what in speed_chroma speed_temporal cambi version=vmaf_v1.0.16_3d0h; do
+    for what in ${BENCH_FEATURES:-speed_chroma speed_temporal cambi version=vmaf_v1.0.16_3d0h}; do
         for geo in "576 324 1000 24" "1920 1080 500 8" "3840 2160 300 4"; do
             set -- $geo
             $B api $1 $2 8 $3 cuda 0 $what | tee -a "$OUT/bench.log"
