@@ -21,7 +21,10 @@
  *           also on a 4K 16-bit plane where the device must chain;
  *   float_ansnr  both filtered planes, each row's energies, the totals;
  *   float_motion  per filter size, with and without the halving: both
- *           blurred planes, both halves, the sums of differences.
+ *           blurred planes, both halves, the sums of differences;
+ *   float_vif  per scale: the vertical moments (five planes), each pixel's
+ *           numerator and denominator, each row's sums, the scale's sums,
+ *           and the next scale's planes.
  * Each kernel reads the CPU's input of its stage (later scales and levels
  * start from the CPU's planes), so a difference points at one kernel.
  * Exits 77 (meson's skip) without a CUDA device.
@@ -44,6 +47,7 @@
 #include "feature/float_motion.h"
 #include "feature/float_picture.h"
 #include "feature/float_psnr_dsp.h"
+#include "feature/float_vif.h"
 #include "feature/motion.h"
 #include "feature/psnr.h"
 #include "feature/registry.h"
@@ -336,7 +340,7 @@ static void motion_cpu_blur(const FloatMotionState *s, const VqxPicture *pic, fl
     for (int y = 0; y < h; y++) {
         const float *rows[FLOAT_MOTION_MAX_TAPS];
         for (int k = 0; k < s->n_taps; k++)
-            rows[k] = plane + (size_t)vqx_float_motion_mirror(y - r + k, h) * w;
+            rows[k] = plane + (size_t)vqx_reflect101(y - r + k, h) * w;
         vqx_float_motion_blur_columns_c(s->taps, s->n_taps, rows, w, mid + 2);
         for (int m = 1; m <= r; m++) {
             mid[2 - m] = mid[2 + m];
@@ -445,6 +449,195 @@ static void check_float_motion(const VqxPicture *prev, const VqxPicture *cur, co
     }
     free(totals);
     vqx_float_motion_close(s);
+    free(s);
+}
+
+/* ---- float_vif ---- */
+
+/* Rows of plane (w x h, packed) around row `center`, mirrored. */
+static void vif_tap_rows(const float *plane, int w, int h, int center, int width,
+                         const float **rows)
+{
+    for (int k = 0; k < width; k++)
+        rows[k] = plane + (size_t)vqx_reflect101(center - width / 2 + k, h) * w;
+}
+
+/* The row pass of the C entry over `in` (w values) mirrored into a padded copy. */
+static void vif_cpu_row(const float *f, int width, const float *in, int w, float *padded,
+                        float *out)
+{
+    const int half = width / 2;
+    for (int x = -half; x < w + half; x++) padded[half + x] = in[vqx_reflect101(x, w)];
+    vqx_float_vif_filter_row_c(f, width, padded + half, w, out);
+}
+
+static unsigned check_float_vif_scale(const FloatVifState *s, unsigned sc, const float *ref,
+                                      const float *dis, int w, int h, const char *where)
+{
+    const float *f = s->filter[sc];
+    const int width = (int)s->filter_width[sc];
+    const size_t plane = (size_t)w * h;
+    VqxCudaFloatVifScale job = {
+        .ref = dev_upload(ref, plane * 4), .dis = dev_upload(dis, plane * 4), .w = w, .h = h,
+        .filter = dev_upload(f, (size_t)width * 4), .width = width,
+        .stat = vqx_float_vif_stat(s), .moments = dev_alloc(5 * plane * 4),
+        .num = dev_alloc(plane * 4), .den = dev_alloc(plane * 4),
+        .row_num = dev_alloc((size_t)h * 4), .row_den = dev_alloc((size_t)h * 4),
+        .total = dev_alloc(8),
+    };
+    CU_LAUNCH(vqx_cuda_float_vif_scale(&job, NULL));
+    float *moments = host_copy(job.moments, 5 * plane * 4), *num = host_copy(job.num, plane * 4);
+    float *den = host_copy(job.den, plane * 4), *row_num = host_copy(job.row_num, (size_t)h * 4);
+    float *row_den = host_copy(job.row_den, (size_t)h * 4), *total = host_copy(job.total, 8);
+    float *v = malloc(5 * (size_t)w * 4), *o = malloc(5 * (size_t)w * 4);
+    float *padded = malloc(((size_t)w + (size_t)width) * 4), *pn = malloc((size_t)w * 4);
+    float *pd = malloc((size_t)w * 4);
+    if (!v || !o || !padded || !pn || !pd) exit(1);
+    static const char *const names[5] = { "mu1", "mu2", "xx", "yy", "xy" };
+    const FloatVifStat st = vqx_float_vif_stat(s);
+    unsigned bad = 0;
+    float total_num = 0, total_den = 0;
+    for (int y = 0; y < h; y++) {
+        const float *rr[FLOAT_VIF_MAX_TAPS], *dr[FLOAT_VIF_MAX_TAPS];
+        vif_tap_rows(ref, w, h, y, width, rr);
+        vif_tap_rows(dis, w, h, y, width, dr);
+        vqx_float_vif_moment_columns_c(f, width, rr, dr, w, v, v + w, v + 2 * w, v + 3 * w,
+                                       v + 4 * w);
+        for (int a = 0; a < 5; a++) {
+            char what[32];
+            snprintf(what, sizeof(what), "scale %u %s", sc, names[a]);
+            bad += differ_floats(moments + a * plane + (size_t)y * w, v + a * w, (size_t)w, what,
+                                 where, (unsigned)y);
+            vif_cpu_row(f, width, v + a * w, w, padded, o + a * w);
+        }
+        vqx_float_vif_pixel_stats_c(&st, o, o + w, o + 2 * w, o + 3 * w, o + 4 * w, w, pn, pd);
+        float rn = 0, rd = 0;
+        for (int x = 0; x < w; x++) {
+            bad += differ_floats(&num[(size_t)x * h + y], &pn[x], 1, "num", where, (unsigned)y);
+            bad += differ_floats(&den[(size_t)x * h + y], &pd[x], 1, "den", where, (unsigned)y);
+            rn += pn[x];
+            rd += pd[x];
+        }
+        bad += differ_floats(&row_num[y], &rn, 1, "row num", where, (unsigned)y);
+        bad += differ_floats(&row_den[y], &rd, 1, "row den", where, (unsigned)y);
+        total_num += rn;
+        total_den += rd;
+    }
+    bad += differ_floats(&total[0], &total_num, 1, "scale num", where, sc);
+    bad += differ_floats(&total[1], &total_den, 1, "scale den", where, sc);
+    const void *const dev_buffers[] = { job.ref, job.dis, job.filter, job.moments, job.num,
+                                        job.den, job.row_num, job.row_den, job.total };
+    for (unsigned i = 0; i < sizeof(dev_buffers) / sizeof(dev_buffers[0]); i++)
+        CU(cudaFree((void *)dev_buffers[i]));
+    free(moments);
+    free(num);
+    free(den);
+    free(row_num);
+    free(row_den);
+    free(total);
+    free(v);
+    free(o);
+    free(padded);
+    free(pn);
+    free(pd);
+    return bad;
+}
+
+/* The next scale's plane of `src` by the C entries, and the device's. */
+static unsigned check_float_vif_down(const FloatVifState *s, unsigned sc, const float *src,
+                                     int src_w, int src_h, float *dst, int w, int h,
+                                     const char *where)
+{
+    const float *f = s->filter[sc];
+    const int width = (int)s->filter_width[sc];
+    float *col = malloc((size_t)src_w * 4), *row = malloc((size_t)src_w * 4);
+    float *padded = malloc(((size_t)src_w + (size_t)width) * 4);
+    if (!col || !row || !padded) exit(1);
+    for (int i = 0; i < h; i++) {
+        const float *rows[FLOAT_VIF_MAX_TAPS];
+        vif_tap_rows(src, src_w, src_h, 2 * i, width, rows);
+        vqx_float_vif_filter_columns_c(f, width, rows, src_w, col);
+        vif_cpu_row(f, width, col, src_w, padded, row);
+        for (int j = 0; j < w; j++) dst[(size_t)i * w + j] = row[2 * j];
+    }
+    const size_t src_bytes = (size_t)src_w * src_h * 4, bytes = (size_t)w * h * 4;
+    VqxCudaFloatVifDown down = {
+        .src_ref = dev_upload(src, src_bytes), .src_dis = dev_upload(src, src_bytes),
+        .src_w = src_w, .src_h = src_h, .ref = dev_alloc(bytes), .dis = dev_alloc(bytes),
+        .w = w, .h = h, .filter = dev_upload(f, (size_t)width * 4), .width = width,
+        .rows = dev_alloc((size_t)h * src_w * 4),
+    };
+    CU_LAUNCH(vqx_cuda_float_vif_downsample(&down, NULL));
+    float *gpu = host_copy(down.dis, bytes);
+    char what[32];
+    snprintf(what, sizeof(what), "scale %u plane", sc);
+    const unsigned bad = differ_floats(gpu, dst, (size_t)w * h, what, where, 0);
+    const void *const dev_buffers[] = { down.src_ref, down.src_dis, down.ref, down.dis,
+                                        down.filter, down.rows };
+    for (unsigned i = 0; i < sizeof(dev_buffers) / sizeof(dev_buffers[0]); i++)
+        CU(cudaFree((void *)dev_buffers[i]));
+    free(gpu);
+    free(col);
+    free(row);
+    free(padded);
+    return bad;
+}
+
+static void check_float_vif(const VqxPicture *ref, const VqxPicture *dis, const char *opts,
+                            const char *where)
+{
+    FloatVifState *s = calloc(1, sizeof(*s));
+    char kv[128], err[256];
+    snprintf(kv, sizeof(kv), "%s", opts);
+    const VqxFrameFormat fmt = { .layout = VQX_PIX_400, .bpc = ref->bpc, .w = ref->w[0],
+                                 .h = ref->h[0] };
+    const VqxFeatureExtractor *fex = vqx_registry_find("float_vif", VQX_BACKEND_CPU);
+    if (!s || vqx_options_apply(fex, s, kv, err, sizeof(err)) ||
+        vqx_float_vif_setup(s, &fmt, NULL)) {
+        CHECK(0, "%s float_vif: cpu set-up", where);
+        free(s);
+        return;
+    }
+    /* the device's conversion against the CPU's, then every scale from the CPU's planes */
+    int w = (int)ref->w[0], h = (int)ref->h[0];
+    float *planes[2] = { malloc((size_t)w * h * 4), malloc((size_t)w * h * 4) };
+    float *next[2] = { malloc((size_t)w * h * 4), malloc((size_t)w * h * 4) };
+    if (!planes[0] || !planes[1] || !next[0] || !next[1]) exit(1);
+    const VqxPicture *pics[2] = { ref, dis };
+    unsigned bad = 0;
+    for (int i = 0; i < 2; i++) {
+        vqx_float_plane(planes[i], w, pics[i], 0, -128.0f);
+        const size_t pitch = (size_t)w + PITCH_PAD;
+        void *d_src = dev_plane(pics[i], pitch);
+        float *d_dst = dev_alloc((size_t)w * h * 4);
+        CU_LAUNCH(vqx_cuda_float_convert(d_src, pitch, w, h, ref->bpc, -128.0f, d_dst, NULL));
+        float *gpu = host_copy(d_dst, (size_t)w * h * 4);
+        bad += differ_floats(gpu, planes[i], (size_t)w * h, "converted", where, 0);
+        free(gpu);
+        CU(cudaFree(d_src));
+        CU(cudaFree(d_dst));
+    }
+    for (unsigned sc = 0; sc < FLOAT_VIF_SCALES; sc++) {
+        if (sc > 0) {
+            const int nw = (int)s->planes[sc].w, nh = (int)s->planes[sc].h;
+            for (int i = 0; i < 2; i++) {
+                bad += check_float_vif_down(s, sc, planes[i], w, h, next[i], nw, nh, where);
+                float *t = planes[i];
+                planes[i] = next[i];
+                next[i] = t;
+            }
+            w = nw;
+            h = nh;
+        }
+        if (sc > 0 || !s->skip_scale0)
+            bad += check_float_vif_scale(s, sc, planes[0], planes[1], w, h, where);
+    }
+    CHECK(!bad, "%s float_vif %s: %u differences", where, opts, bad);
+    for (int i = 0; i < 2; i++) {
+        free(planes[i]);
+        free(next[i]);
+    }
+    vqx_float_vif_close(s);
     free(s);
 }
 
@@ -823,6 +1016,9 @@ static const char *const float_motion_opts[] = {
     "", "motion_filter_size=3:motion_add_scale1=true", "motion_filter_size=1",
     "motion_add_scale1=true",
 };
+static const char *const float_vif_opts[] = {
+    "", "vif_enhn_gain_limit=1.0:vif_sigma_nsq=0.5", "vif_kernelscale=0.5:vif_skip_scale0=true",
+};
 static const char *const vif_opts[] = { "", "vif_enhn_gain_limit=1.0" };
 static const char *const adm_opts[] = {
     "",
@@ -861,6 +1057,9 @@ int main(void)
                 check_motion(&ref, &dis, where);
                 if (w >= 16 && h >= 16)
                     for (unsigned o = 0; o < 2; o++) check_vif(&ref, &dis, vif_opts[o], where);
+                if (w >= 33 && h >= 33)
+                    for (unsigned o = 0; o < 3; o++)
+                        check_float_vif(&ref, &dis, float_vif_opts[o], where);
                 if (w >= 33 && h >= 33)
                     for (unsigned o = 0; o < 4; o++) check_adm(&ref, &dis, adm_opts[o], where);
                 vqx_picture_free(&ref);

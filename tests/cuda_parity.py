@@ -66,6 +66,11 @@ SPEED_OPTIONS = [
     "speed_temporal=speed_kernelscale=1.5:speed_prescale=0.6:speed_prescale_method=bilinear",
 ]
 FLOAT = ["float_psnr", "float_moment", "float_ansnr", "float_motion"]
+FLOAT_VIF = ["float_vif=debug=true"]
+FLOAT_VIF_OPTIONS = [
+    "float_vif=vif_enhn_gain_limit=1.0:vif_sigma_nsq=0.5:debug=true",
+    "float_vif=vif_kernelscale=0.5:vif_skip_scale0=true:vif_scale1_min_val=0.2",
+]
 FLOAT_OPTIONS = [
     "float_motion=motion_add_scale1=true:motion_add_uv=true:motion_fps_weight=2",
     "float_motion=motion_filter_size=3:motion_blend_factor=0.5:motion_blend_offset=3"
@@ -109,6 +114,7 @@ V1_UNSCALED = ("3d0h", "1d5h_2160", "hfr_3d0h", "hfr_1d5h_2160")
 V1_MODELS = v1_models(*V1_UNSCALED, "5d0h", "hfr_5d0h", "3d0h_2160", "hfr_3d0h_2160")
 SETS = {"defaults": (DEFAULTS, ["version=vmaf_v0.6.1"]), "options": (OPTIONS, []),
         "float": (FLOAT, []), "float options": (FLOAT_OPTIONS, []),
+        "float vif": (FLOAT_VIF, []), "float vif options": (FLOAT_VIF_OPTIONS, []),
         "speed": (SPEED, []), "speed options": (SPEED_OPTIONS, []),
         "speed temporal": (["speed_temporal"], []),
         "cambi": (CAMBI, []), "cambi options": (CAMBI_OPTIONS, []),
@@ -133,6 +139,8 @@ def applies(set_name, w, h, fmt):
     (the small sets aside)."""
     cw, ch = chroma_size(w, h, fmt)
     speed_ok = min(cw, ch) >= 80 and min(w, h) >= 80
+    if set_name.startswith("float vif"):  # scale 3 of the 17-tap filter: sides of 16
+        return min(w, h) >= 16
     if set_name == "float options":  # motion_add_uv: chroma planes of 3x3
         return fmt != "400" and min(cw, ch) >= 3
     if set_name == "speed":
@@ -328,7 +336,8 @@ GENERATED = [
 # the banded ramps: the features of the v1 models, with every set of cambi
 V1_SETS = ("cambi", "cambi options", "v1 models")
 CAMBI_SETS = ("cambi", "cambi options")
-SMALL = {"small16": (["psnr=enable_mse=true", "motion=debug=true", "vif=debug=true"] + FLOAT, []),
+SMALL = {"small16": (["psnr=enable_mse=true", "motion=debug=true", "vif=debug=true"] + FLOAT +
+                     FLOAT_VIF, []),
          "small3": (["psnr=enable_mse=true", "motion=debug=true",
                      "motion=motion_five_frame_window=true"] + FLOAT, [])}
 

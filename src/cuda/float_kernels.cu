@@ -254,7 +254,7 @@ __global__ void motion_blur_columns(const P *src, size_t pitch, int w, int h, fl
     if (x >= w) return;
     float v[FLOAT_MOTION_MAX_TAPS];
     for (int k = 0; k < n_taps; k++)
-        v[k] = luma(src, pitch, x, vqx_float_motion_mirror(y - n_taps / 2 + k, h), inv_scale,
+        v[k] = luma(src, pitch, x, vqx_reflect101(y - n_taps / 2 + k, h), inv_scale,
                     -128.0f);
     mid[(size_t)y * w + x] = vqx_float_tap_sum(taps, v, n_taps);
 }
@@ -267,7 +267,7 @@ __global__ void motion_blur_rows(const float *mid, int w, const float *taps, int
     if (x >= w) return;
     const float *row = mid + (size_t)y * w;
     float v[FLOAT_MOTION_MAX_TAPS];
-    for (int k = 0; k < n_taps; k++) v[k] = row[vqx_float_motion_mirror(x - n_taps / 2 + k, w)];
+    for (int k = 0; k < n_taps; k++) v[k] = row[vqx_reflect101(x - n_taps / 2 + k, w)];
     out[(size_t)y * w + x] = vqx_float_tap_sum(taps, v, n_taps);
 }
 

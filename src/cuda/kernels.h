@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "feature/float_vif_dsp.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -184,6 +186,43 @@ typedef struct VqxCudaFloatMotionPlane {
 
 int vqx_cuda_float_motion_plane(const VqxCudaFloatMotionPlane *plane, float totals[2],
                                 void *stream);
+
+/* ---- float_vif ---- */
+
+/* A plane of w x h samples as floats (float_picture.h): sample * 2^-(bpc-8)
+ * + offset, rows packed. */
+int vqx_cuda_float_convert(const void *src, size_t pitch, int w, int h, unsigned bpc,
+                           float offset, float *dst, void *stream);
+
+/* One scale: total[0] and total[1] receive the float sums of the
+ * statistic's numerator and denominator, as the CPU adds them. */
+typedef struct VqxCudaFloatVifScale {
+    const float *ref, *dis;          /* the scale's planes, w x h, rows packed */
+    int w, h;
+    const float *filter;             /* width taps, on the device */
+    int width;
+    FloatVifStat stat;
+    float *moments;                  /* 5 planes of w x h: the vertical pass */
+    float *num, *den;                /* w x h each, column after column */
+    float *row_num, *row_den;        /* h each */
+    float *total;
+} VqxCudaFloatVifScale;
+
+int vqx_cuda_float_vif_scale(const VqxCudaFloatVifScale *scale, void *stream);
+
+/* The next scale's planes (w x h) from the source's (src_w x src_h),
+ * filtered by the next scale's filter at even rows and columns. */
+typedef struct VqxCudaFloatVifDown {
+    const float *src_ref, *src_dis;
+    int src_w, src_h;
+    float *ref, *dis;
+    int w, h;
+    const float *filter;
+    int width;
+    float *rows;                     /* h x src_w: the column pass */
+} VqxCudaFloatVifDown;
+
+int vqx_cuda_float_vif_downsample(const VqxCudaFloatVifDown *down, void *stream);
 
 #ifdef __cplusplus
 }

@@ -101,7 +101,7 @@ static void blur_plane(const FloatMotionDSPContext *c, const float *taps, int n_
     for (int y = 0; y < h; y++) {
         const float *r[FLOAT_MOTION_MAX_TAPS];
         for (int k = 0; k < n_taps; k++)
-            r[k] = src + vqx_float_motion_mirror(y - radius + k, h) * stride;
+            r[k] = src + vqx_reflect101(y - radius + k, h) * stride;
         c->blur_columns(taps, n_taps, r, w, mid);
         for (int m = 1; m <= radius; m++) {
             mid[-m] = mid[m];

@@ -44,8 +44,9 @@ VQX_HOSTDEV static inline int vqx_float_ansnr_mirror(int i, int n)
     return i < 0 ? -i : i >= n ? 2 * n - i - 1 : i;
 }
 
-/* float_motion's border: reflect-101 (-1 -> 1, n -> n - 2). */
-VQX_HOSTDEV static inline int vqx_float_motion_mirror(int i, int n)
+/* The border of float_motion and float_vif: index i of [0, n) mirrored
+ * without repeating the edge (reflect-101: -1 -> 1, n -> n - 2). */
+VQX_HOSTDEV static inline int vqx_reflect101(int i, int n)
 {
     return i < 0 ? -i : i >= n ? 2 * n - i - 2 : i;
 }

@@ -14,46 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "feature/extractor.h"
 #include "feature/float_picture.h"
-#include "feature/float_vif_dsp.h"
-#include "feature/resample.h"
+#include "feature/float_vif.h"
 #include "feature/vif.h"
 #include "feature/vif_gaussian.h"
 
-#define SCALES 4
-
-/* Reference and distorted planes of one scale; stride in floats. */
-typedef struct Plane {
-    float *ref, *dis;
-    ptrdiff_t stride;
-    unsigned w, h;
-} Plane;
-
-typedef struct FloatVifState {
-    bool debug;
-    double gain_limit;
-    double kernelscale;
-    double prescale;
-    double scale_min[SCALES]; /* [0] unused: scale 0 has no minimum option */
-    const char *prescale_method;
-    double sigma_nsq;
-    bool skip_scale0;
-
-    bool resample;
-    VqxResampler resampler;   /* when resample */
-    unsigned src_w, src_h;
-    Plane input;              /* converted luma, source size */
-    Plane planes[SCALES];     /* [0]: resampled input, or the input itself */
-    float filter[SCALES][FLOAT_VIF_MAX_TAPS];
-    unsigned filter_width[SCALES];
-    /* Vertical sums of one row (padded for the horizontal mirror), and the
-     * five filtered rows the statistic reads. */
-    float *v_mu1, *v_mu2, *v_xx, *v_yy, *v_xy;
-    float *h_mu1, *h_mu2, *h_xx, *h_yy, *h_xy;
-    void *mem;
-    FloatVifDSPContext dsp;
-} FloatVifState;
+#define SCALES FLOAT_VIF_SCALES
 
 enum {
     KEY_SCALE0, KEY_SCALE1, KEY_SCALE2, KEY_SCALE3,
@@ -61,7 +27,7 @@ enum {
     KEY_NUM_SCALE0, KEY_DEN_SCALE0, /* then num, den of scales 1..3 */
 };
 
-static const char *const keys[] = {
+const char *const vqx_float_vif_keys[] = {
     "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score",
     "VMAF_feature_vif_scale2_score", "VMAF_feature_vif_scale3_score",
     "vif", "vif_num", "vif_den",
@@ -76,7 +42,7 @@ static const char *const keys[] = {
       .type = VQX_OPT_DOUBLE, .offset = offsetof(FloatVifState, scale_min[n]),      \
       .def.d = 0.0, .min = 0.0, .max = 1.0, .flags = VQX_OPT_NAMES_KEY }
 
-static const VqxOption options[] = {
+const VqxOption vqx_float_vif_options[] = {
     { .name = "debug", .help = "also write vif, its numerator and denominator, per scale",
       .type = VQX_OPT_BOOL, .offset = offsetof(FloatVifState, debug), .def.b = false },
     { .name = "vif_enhn_gain_limit", .alias = "egl",
@@ -121,9 +87,8 @@ static size_t rounded(size_t bytes)
     return (bytes + 63) & ~(size_t)63;
 }
 
-static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+int vqx_float_vif_setup(FloatVifState *s, const VqxFrameFormat *fmt, VqxSink *sink)
 {
-    FloatVifState *s = priv;
     const float ks = (float)s->kernelscale; /* one of libvmaf's: the option table's set */
     s->src_w = fmt->w;
     s->src_h = fmt->h;
@@ -133,12 +98,10 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     vqx_float_vif_dsp_init(&s->dsp, fmt->cpu_flags);
 
     const unsigned first = s->skip_scale0 ? 1 : 0;
-    unsigned max_half = 0;
     for (unsigned sc = 0; sc < SCALES; sc++) {
         s->filter_width[sc] = vqx_vif_filter_size(sc, ks);
         vqx_vif_gaussian(s->filter[sc], s->filter_width[sc], s->filter_width[sc] / 5.0f);
         const unsigned half = s->filter_width[sc] / 2;
-        if (sc >= first && half > max_half) max_half = half;
         /* libvmaf mirrors once at the borders: each scale must be wider
          * and taller than its filter's half width. */
         if (sc >= first && ((w >> sc) <= half || (h >> sc) <= half))
@@ -153,6 +116,26 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         return vqx_fail(sink, -EINVAL,
                         "float_vif: vif_prescale needs a frame of at least 8x8, not %ux%u",
                         fmt->w, fmt->h);
+    s->input = (FloatVifPlane){ .w = fmt->w, .h = fmt->h, .stride = fmt->w };
+    for (unsigned sc = 0; sc < SCALES; sc++)
+        s->planes[sc] = sc == 0 && !s->resample ? s->input :
+                        (FloatVifPlane){ .w = w >> sc, .h = h >> sc, .stride = w >> sc };
+    if (s->resample &&
+        vqx_resampler_init(&s->resampler, vqx_resample_method(s->prescale_method), fmt->w,
+                           fmt->h, w, h))
+        return vqx_fail(sink, -ENOMEM, "float_vif: out of memory");
+    return 0;
+}
+
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    FloatVifState *s = priv;
+    int ret = vqx_float_vif_setup(s, fmt, sink);
+    if (ret) return ret;
+    const unsigned w = s->planes[0].w, h = s->planes[0].h;
+    unsigned max_half = 0;
+    for (unsigned sc = s->skip_scale0 ? 1 : 0; sc < SCALES; sc++)
+        if (s->filter_width[sc] / 2 > max_half) max_half = s->filter_width[sc] / 2;
 
     size_t bytes = 2 * rounded((size_t)fmt->w * fmt->h * sizeof(float));
     for (unsigned sc = s->resample ? 0 : 1; sc < SCALES; sc++)
@@ -163,16 +146,14 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     if (!s->mem) return vqx_fail(sink, -ENOMEM, "float_vif: out of memory");
 
     uint8_t *at = s->mem;
-    s->input = (Plane){ .w = fmt->w, .h = fmt->h, .stride = fmt->w };
     s->input.ref = carve(&at, (size_t)fmt->w * fmt->h * sizeof(float));
     s->input.dis = carve(&at, (size_t)fmt->w * fmt->h * sizeof(float));
     for (unsigned sc = 0; sc < SCALES; sc++) {
-        Plane *p = &s->planes[sc];
+        FloatVifPlane *p = &s->planes[sc];
         if (sc == 0 && !s->resample) {
             *p = s->input;
             continue;
         }
-        *p = (Plane){ .w = w >> sc, .h = h >> sc, .stride = w >> sc };
         p->ref = carve(&at, (size_t)p->w * p->h * sizeof(float));
         p->dis = carve(&at, (size_t)p->w * p->h * sizeof(float));
     }
@@ -182,10 +163,6 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         *vert[i] = (float *)carve(&at, (w + 2 * (size_t)max_half) * sizeof(float)) + max_half;
         *horz[i] = carve(&at, w * sizeof(float));
     }
-    if (s->resample &&
-        vqx_resampler_init(&s->resampler, vqx_resample_method(s->prescale_method), fmt->w,
-                           fmt->h, w, h))
-        return vqx_fail(sink, -ENOMEM, "float_vif: out of memory");
     return 0;
 }
 
@@ -206,16 +183,21 @@ static void tap_rows(const float *plane, ptrdiff_t stride, unsigned h, int cente
         rows[k] = plane + (ptrdiff_t)vif_mirror(center - half + (int)k, h) * stride;
 }
 
-static void scale_stats(FloatVifState *s, const Plane *p, const float *f, unsigned width,
-                        float *num, float *den)
+FloatVifStat vqx_float_vif_stat(const FloatVifState *s)
 {
-    const FloatVifDSPContext *c = &s->dsp;
-    const unsigned w = p->w, h = p->h, half = width / 2;
-    const FloatVifStat st = {
+    return (FloatVifStat){
         .gain_limit = (float)s->gain_limit,
         .sigma_nsq = s->sigma_nsq,
         .sigma_max_inv = (float)(powf((float)s->sigma_nsq, 2.0f) / (255.0 * 255.0)),
     };
+}
+
+static void scale_stats(FloatVifState *s, const FloatVifPlane *p, const float *f, unsigned width,
+                        float *num, float *den)
+{
+    const FloatVifDSPContext *c = &s->dsp;
+    const unsigned w = p->w, h = p->h, half = width / 2;
+    const FloatVifStat st = vqx_float_vif_stat(s);
     float *v[5] = { s->v_mu1, s->v_mu2, s->v_xx, s->v_yy, s->v_xy };
     float *o[5] = { s->h_mu1, s->h_mu2, s->h_xx, s->h_yy, s->h_xy };
     /* the vertical sums are spent once filtered: they take the statistic */
@@ -246,7 +228,7 @@ static void scale_stats(FloatVifState *s, const Plane *p, const float *f, unsign
 /* Next scale: filter with the next scale's kernel and keep even rows and
  * columns; only the kept rows are filtered, and a kept column is the same
  * sum as in the full row. */
-static void downsample(FloatVifState *s, const Plane *src, const Plane *dst, const float *f,
+static void downsample(FloatVifState *s, const FloatVifPlane *src, const FloatVifPlane *dst, const float *f,
                        unsigned width)
 {
     const FloatVifDSPContext *c = &s->dsp;
@@ -278,7 +260,7 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     vqx_float_plane(s->input.ref, s->input.stride, ref, 0, -128.0f);
     vqx_float_plane(s->input.dis, s->input.stride, dis, 0, -128.0f);
     if (s->resample) {
-        const Plane *p = &s->planes[0];
+        const FloatVifPlane *p = &s->planes[0];
         vqx_resample(&s->resampler, s->input.ref, s->input.stride, p->ref, p->stride);
         vqx_resample(&s->resampler, s->input.dis, s->input.stride, p->dis, p->stride);
     }
@@ -290,7 +272,12 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
             downsample(s, &s->planes[sc - 1], &s->planes[sc], s->filter[sc], s->filter_width[sc]);
         scale_stats(s, &s->planes[sc], s->filter[sc], s->filter_width[sc], &num[sc], &den[sc]);
     }
+    return vqx_float_vif_emit(s, num, den, frame, sink);
+}
 
+int vqx_float_vif_emit(const FloatVifState *s, const float num[FLOAT_VIF_SCALES],
+                       const float den[FLOAT_VIF_SCALES], unsigned frame, VqxSink *sink)
+{
     int err = 0;
     err |= vqx_emit(sink, KEY_SCALE0, frame, s->skip_scale0 ? 0.0 : (double)num[0] / den[0]);
     for (unsigned sc = 1; sc < SCALES; sc++) {
@@ -300,6 +287,7 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     }
     if (!s->debug) return err;
 
+    const unsigned first = s->skip_scale0 ? 1 : 0;
     double score_num = 0.0, score_den = 0.0;
     for (unsigned sc = first; sc < SCALES; sc++) {
         score_num += num[sc];
@@ -316,7 +304,7 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     return err;
 }
 
-static void close_float_vif(void *priv)
+void vqx_float_vif_close(void *priv)
 {
     FloatVifState *s = priv;
     free(s->mem);
@@ -328,10 +316,10 @@ const VqxFeatureExtractor vqx_fex_float_vif = {
     .name = "float_vif",
     .backend = VQX_BACKEND_CPU,
     .flags = VQX_FEX_LUMA_ONLY,
-    .keys = keys,
-    .options = options,
+    .keys = vqx_float_vif_keys,
+    .options = vqx_float_vif_options,
     .state_size = sizeof(FloatVifState),
     .init = init,
     .extract = extract,
-    .close = close_float_vif,
+    .close = vqx_float_vif_close,
 };

@@ -54,11 +54,11 @@ typedef struct FloatVifDSPContext {
  * The double literals rounded to float, as libvmaf's table has them.
  * Coefficients from libvmaf src/feature/vif_tools.c (Netflix, BSD+Patent). */
 #define FLOAT_VIF_LOG2_TERMS 9
-static const float vqx_float_vif_log2_poly[FLOAT_VIF_LOG2_TERMS] = {
-    -0.012671635276421, 0.064841182402670, -0.157048836463065,
-    0.257167726303123, -0.353800560300520, 0.480131410397451,
+#define FLOAT_VIF_LOG2_POLY                                        \
+    -0.012671635276421, 0.064841182402670, -0.157048836463065,     \
+    0.257167726303123, -0.353800560300520, 0.480131410397451,      \
     -0.721314327952201, 1.442694803896991, 0
-};
+static const float vqx_float_vif_log2_poly[FLOAT_VIF_LOG2_TERMS] = { FLOAT_VIF_LOG2_POLY };
 /* Below this, a variance counts as zero. */
 #define FLOAT_VIF_EPS 1.0e-10f
 

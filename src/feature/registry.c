@@ -34,6 +34,7 @@ extern const VqxFeatureExtractor vqx_fex_float_psnr_cuda;
 extern const VqxFeatureExtractor vqx_fex_float_moment_cuda;
 extern const VqxFeatureExtractor vqx_fex_float_ansnr_cuda;
 extern const VqxFeatureExtractor vqx_fex_float_motion_cuda;
+extern const VqxFeatureExtractor vqx_fex_float_vif_cuda;
 #endif
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
@@ -66,6 +67,7 @@ static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_float_moment_cuda,
     &vqx_fex_float_ansnr_cuda,
     &vqx_fex_float_motion_cuda,
+    &vqx_fex_float_vif_cuda,
 #endif
     NULL
 };

@@ -1,0 +1,111 @@
+/* The CUDA twin of float_vif: the device converts both lumas, filters and
+ * scores every scale and makes the next scale's planes, with the CPU's
+ * statements and sums (kernels.h); the host scores the sums with
+ * float_vif.c's own statements. vif_prescale runs on the CPU extractor. */
+#include <errno.h>
+
+#include "cuda/device.h"
+#include "cuda/kernels.h"
+#include "feature/float_vif.h"
+
+typedef struct FloatVifTwin {
+    FloatVifState cpu; /* first: the options live there */
+    unsigned bpc;
+    float *ref[FLOAT_VIF_SCALES], *dis[FLOAT_VIF_SCALES];
+    float *filter[FLOAT_VIF_SCALES];
+    float *moments, *num, *den, *row_num, *row_den, *rows;
+} FloatVifTwin;
+
+static int alloc_floats(VqxDevice *dev, size_t n, float **p, VqxSink *sink)
+{
+    return vqx_device_alloc(dev, n * sizeof(float), (void **)p, sink);
+}
+
+static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, VqxSink *sink)
+{
+    FloatVifTwin *t = priv;
+    int ret = vqx_float_vif_setup(&t->cpu, fmt, sink);
+    if (ret) return ret;
+    if (t->cpu.resample)
+        return vqx_fail(sink, -ENOTSUP, "float_vif: no CUDA twin for vif_prescale");
+    t->bpc = fmt->bpc;
+    const size_t plane = (size_t)fmt->w * fmt->h;
+    for (unsigned sc = 0; sc < FLOAT_VIF_SCALES && !ret; sc++) {
+        const FloatVifPlane *p = &t->cpu.planes[sc];
+        ret = alloc_floats(dev, (size_t)p->w * p->h, &t->ref[sc], sink);
+        if (!ret) ret = alloc_floats(dev, (size_t)p->w * p->h, &t->dis[sc], sink);
+        if (!ret) ret = alloc_floats(dev, t->cpu.filter_width[sc], &t->filter[sc], sink);
+        if (!ret) ret = vqx_device_upload_table(dev, t->filter[sc], t->cpu.filter[sc],
+                                                sizeof(float) * t->cpu.filter_width[sc], sink);
+    }
+    if (!ret) ret = alloc_floats(dev, 5 * plane, &t->moments, sink);
+    if (!ret) ret = alloc_floats(dev, plane, &t->num, sink);
+    if (!ret) ret = alloc_floats(dev, plane, &t->den, sink);
+    if (!ret) ret = alloc_floats(dev, fmt->h, &t->row_num, sink);
+    if (!ret) ret = alloc_floats(dev, fmt->h, &t->row_den, sink);
+    if (!ret) ret = alloc_floats(dev, plane / 2 + fmt->w, &t->rows, sink);
+    vqx_device_use_planes(dev, VQX_DEVICE_LUMA);
+    vqx_device_result_bytes(dev, sizeof(float[FLOAT_VIF_SCALES][2]));
+    return ret;
+}
+
+static int record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
+{
+    const FloatVifTwin *t = priv;
+    const FloatVifPlane *p0 = &t->cpu.planes[0];
+    const size_t pitch = f->pitch[0] / (t->bpc == 8 ? 1 : 2);
+    float (*totals)[2] = f->result;
+    int ret = vqx_device_launched(dev, vqx_cuda_float_convert(
+        f->ref[0], pitch, (int)p0->w, (int)p0->h, t->bpc, -128.0f, t->ref[0], f->stream),
+        "float_vif");
+    if (!ret) ret = vqx_device_launched(dev, vqx_cuda_float_convert(
+        f->dis[0], pitch, (int)p0->w, (int)p0->h, t->bpc, -128.0f, t->dis[0], f->stream),
+        "float_vif");
+    for (unsigned sc = t->cpu.skip_scale0 ? 1 : 0; sc < FLOAT_VIF_SCALES && !ret; sc++) {
+        const FloatVifPlane *p = &t->cpu.planes[sc];
+        if (sc > 0) {
+            const FloatVifPlane *src = &t->cpu.planes[sc - 1];
+            const VqxCudaFloatVifDown down = {
+                .src_ref = t->ref[sc - 1], .src_dis = t->dis[sc - 1],
+                .src_w = (int)src->w, .src_h = (int)src->h, .ref = t->ref[sc], .dis = t->dis[sc],
+                .w = (int)p->w, .h = (int)p->h, .filter = t->filter[sc],
+                .width = (int)t->cpu.filter_width[sc], .rows = t->rows,
+            };
+            ret = vqx_device_launched(dev, vqx_cuda_float_vif_downsample(&down, f->stream),
+                                      "float_vif");
+            if (ret) break;
+        }
+        const VqxCudaFloatVifScale job = {
+            .ref = t->ref[sc], .dis = t->dis[sc], .w = (int)p->w, .h = (int)p->h,
+            .filter = t->filter[sc], .width = (int)t->cpu.filter_width[sc],
+            .stat = vqx_float_vif_stat(&t->cpu), .moments = t->moments, .num = t->num,
+            .den = t->den, .row_num = t->row_num, .row_den = t->row_den, .total = totals[sc],
+        };
+        ret = vqx_device_launched(dev, vqx_cuda_float_vif_scale(&job, f->stream), "float_vif");
+    }
+    return ret;
+}
+
+static int collect(void *priv, const void *result, unsigned frame, VqxSink *sink)
+{
+    const float (*totals)[2] = result;
+    float num[FLOAT_VIF_SCALES], den[FLOAT_VIF_SCALES];
+    for (unsigned sc = 0; sc < FLOAT_VIF_SCALES; sc++) {
+        num[sc] = totals[sc][0];
+        den[sc] = totals[sc][1];
+    }
+    return vqx_float_vif_emit(priv, num, den, frame, sink);
+}
+
+const VqxFeatureExtractor vqx_fex_float_vif_cuda = {
+    .name = "float_vif",
+    .backend = VQX_BACKEND_CUDA,
+    .flags = VQX_FEX_LUMA_ONLY,
+    .keys = vqx_float_vif_keys,
+    .options = vqx_float_vif_options,
+    .state_size = sizeof(FloatVifTwin),
+    .close = vqx_float_vif_close,
+    .device_init = device_init,
+    .record = record,
+    .collect = collect,
+};
