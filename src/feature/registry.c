@@ -18,6 +18,7 @@ extern const VqxFeatureExtractor vqx_fex_float_ssim;
 extern const VqxFeatureExtractor vqx_fex_float_ms_ssim;
 extern const VqxFeatureExtractor vqx_fex_ciede;
 extern const VqxFeatureExtractor vqx_fex_psnr_hvs;
+extern const VqxFeatureExtractor vqx_fex_ssimulacra2;
 
 extern const VqxFeatureExtractor vqx_fex_adm;
 extern const VqxFeatureExtractor vqx_fex_float_adm;
@@ -52,6 +53,7 @@ static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_float_ms_ssim,
     &vqx_fex_ciede,
     &vqx_fex_psnr_hvs,
+    &vqx_fex_ssimulacra2,
     &vqx_fex_adm,
     &vqx_fex_float_adm,
     &vqx_fex_null,

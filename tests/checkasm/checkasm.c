@@ -202,6 +202,7 @@ int main(int argc, char **argv)
         checkasm_check_cambi(&level);
         checkasm_check_psnr(&level);
         checkasm_check_psnr_hvs(&level);
+        checkasm_check_ssimulacra2(&level);
         if (n_checked == before) printf("  no entry at this level\n");
         below = level.flags;
     }

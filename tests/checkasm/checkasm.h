@@ -90,5 +90,6 @@ void checkasm_check_ssim(const CheckasmLevel *level);
 void checkasm_check_cambi(const CheckasmLevel *level);
 void checkasm_check_psnr(const CheckasmLevel *level);
 void checkasm_check_psnr_hvs(const CheckasmLevel *level);
+void checkasm_check_ssimulacra2(const CheckasmLevel *level);
 
 #endif

@@ -1,0 +1,217 @@
+/* SSIMULACRA 2's DSP table: the scalar C of its stages and the dispatch. */
+#include <math.h>
+
+#include "feature/ssimulacra2_dsp.h"
+#include "feature/ssimulacra2_pixel.h"
+
+#if VQX_ARCH_X86
+#include "x86/ssimulacra2.h"
+#endif
+
+/* libjxl's CreateRecursiveGaussian (tools/gauss_blur.cc) for sigma 1.5, in
+ * its double steps (equation numbers of Charalampidis 2016), rounded to
+ * float where libjxl stores floats. */
+void vqx_ssimu2_gauss_init(Ssimu2Gauss *g)
+{
+    const double sigma = 1.5, pi = 3.141592653589793238;
+    const double radius = round(3.2795 * sigma + 0.2546); /* (57) */
+    const double pi_div_2r = pi / (2.0 * radius);
+    const double omega[3] = { pi_div_2r, 3.0 * pi_div_2r, 5.0 * pi_div_2r };
+    const double p1 = +1.0 / tan(0.5 * omega[0]); /* (37) */
+    const double p3 = -1.0 / tan(0.5 * omega[1]);
+    const double p5 = +1.0 / tan(0.5 * omega[2]);
+    const double r1 = +p1 * p1 / sin(omega[0]); /* (44) */
+    const double r3 = -p3 * p3 / sin(omega[1]);
+    const double r5 = +p5 * p5 / sin(omega[2]);
+    const double neg_half_sigma2 = -0.5 * sigma * sigma, recip_radius = 1.0 / radius;
+    double rho[3]; /* (50) */
+    for (int i = 0; i < 3; i++) rho[i] = exp(neg_half_sigma2 * omega[i] * omega[i]) * recip_radius;
+    const double d13 = p1 * r3 - r1 * p3, d35 = p3 * r5 - r3 * p5, d51 = p5 * r1 - r5 * p1;
+    const double recip_d13 = 1.0 / d13;
+    const double zeta15 = d35 * recip_d13, zeta35 = d51 * recip_d13; /* (52) */
+
+    /* beta = A^-1 gamma (53), A's inverse by cofactors as libjxl's
+     * Inv3x3Matrix (lib/jxl/base/matrix_ops.h). */
+    const double a[3][3] = { { p1, p3, p5 }, { r1, r3, r5 }, { zeta15, zeta35, 1.0 } };
+    double inv[3][3];
+    inv[0][0] = a[1][1] * a[2][2] - a[1][2] * a[2][1];
+    inv[0][1] = a[0][2] * a[2][1] - a[0][1] * a[2][2];
+    inv[0][2] = a[0][1] * a[1][2] - a[0][2] * a[1][1];
+    inv[1][0] = a[1][2] * a[2][0] - a[1][0] * a[2][2];
+    inv[1][1] = a[0][0] * a[2][2] - a[0][2] * a[2][0];
+    inv[1][2] = a[0][2] * a[1][0] - a[0][0] * a[1][2];
+    inv[2][0] = a[1][0] * a[2][1] - a[1][1] * a[2][0];
+    inv[2][1] = a[0][1] * a[2][0] - a[0][0] * a[2][1];
+    inv[2][2] = a[0][0] * a[1][1] - a[0][1] * a[1][0];
+    const double det = a[0][0] * inv[0][0] + a[0][1] * inv[1][0] + a[0][2] * inv[2][0];
+    const double idet = 1.0 / det;
+    const double gamma[3] = { 1.0, radius * radius - sigma * sigma, /* (55) */
+                              zeta15 * rho[0] + zeta35 * rho[1] + rho[2] };
+    double beta[3];
+    for (int y = 0; y < 3; y++) {
+        double e = 0;
+        for (int x = 0; x < 3; x++) e += inv[y][x] * idet * gamma[x];
+        beta[y] = e;
+    }
+
+    g->radius = (int)radius;
+    for (int i = 0; i < 3; i++) {
+        const double n2 = -beta[i] * cos(omega[i] * (radius + 1.0)); /* (33) */
+        const double d1 = -2.0 * cos(omega[i]);
+        const double d_2 = d1 * d1;
+        g->n2[i] = (float)n2;
+        g->d1[i] = (float)d1;
+        /* (35) expanded over four consecutive outputs (libjxl's sympy). */
+        g->mul_prev[i][0] = (float)-d1;
+        g->mul_prev[i][1] = (float)(d_2 - 1.0);
+        g->mul_prev[i][2] = (float)(-d_2 * d1 + 2.0 * d1);
+        g->mul_prev[i][3] = (float)(d_2 * d_2 - 3.0 * d_2 + 1.0);
+        g->mul_prev2[i][0] = -1.0f;
+        g->mul_prev2[i][1] = (float)d1;
+        g->mul_prev2[i][2] = (float)(-d_2 + 1.0);
+        g->mul_prev2[i][3] = (float)(d_2 * d1 - 2.0 * d1);
+        g->mul_in[i][0] = (float)n2;
+        g->mul_in[i][1] = (float)(-d1 * n2);
+        g->mul_in[i][2] = (float)(d_2 * n2 - n2);
+        g->mul_in[i][3] = (float)(-d_2 * d1 * n2 + 2.0 * d1 * n2);
+    }
+}
+
+SSIMU2_XYB_ROW(vqx_ssimu2_xyb_row_c)
+{
+    const float neg_bias_cbrt = -cbrtf(SSIMU2_OPSIN_BIAS);
+    for (int i = 0; i < n; i++) {
+        float v[3];
+        ssimu2_xyb(r[i], g[i], b[i], neg_bias_cbrt, v);
+        x[i] = v[0];
+        y[i] = v[1];
+        bo[i] = v[2];
+    }
+}
+
+SSIMU2_MULTIPLY_ROW(vqx_ssimu2_multiply_row_c)
+{
+    for (int i = 0; i < n; i++) out[i] = a[i] * b[i];
+}
+
+SSIMU2_DOWNSAMPLE(vqx_ssimu2_downsample_c)
+{
+    const int ow = (w + 1) / 2, oh = (h + 1) / 2;
+    for (int oy = 0; oy < oh; oy++) {
+        const float *row0 = in + 2 * oy * stride;
+        const float *row1 = 2 * oy + 1 < h ? row0 + stride : row0;
+        float *dst = out + oy * stride;
+        for (int ox = 0; ox < ow; ox++) {
+            const int x0 = 2 * ox, x1 = x0 + 1 < w ? x0 + 1 : x0;
+            /* libjxl's order: a float sum from 0, row by row, then / 4. */
+            float sum = row0[x0];
+            sum += row0[x1];
+            sum += row1[x0];
+            sum += row1[x1];
+            dst[ox] = sum * 0.25f;
+        }
+    }
+}
+
+/* in[left] + in[right], each zero outside the row (libjxl adds the zero). */
+static inline float zero_padded_sum(const float *in, int left, int right, int w)
+{
+    return (left >= 0 ? in[left] : 0.0f) + (right < w ? in[right] : 0.0f);
+}
+
+/* The horizontal pass of one row, in libjxl's sequence (docs/ssimulacra2.md). */
+static void blur_row(const Ssimu2Gauss *g, const float *in, float *out, int w)
+{
+    const int radius = g->radius;
+    float prev[3] = { 0 }, prev2[3] = { 0 };
+    int n = -radius + 1;
+    /* libjxl's scalar head runs up to radius + 1 rounded up to 4 lanes. */
+    const int head_end = (radius + 1 + 3) / 4 * 4;
+    for (; n < (head_end < w ? head_end : w); n++) {
+        const float sum = zero_padded_sum(in, n - radius - 1, n + radius - 1, w);
+        const float v = ssimu2_blur_h_step(g, sum, prev, prev2);
+        if (n >= 0) out[n] = v;
+    }
+    /* Groups of 4 outputs, each lane from the group's inputs and the two
+     * outputs before the group (libjxl's unrolled loop). */
+    for (; n < w - radius + 1 - 3; n += 4) {
+        float sum[4];
+        for (int j = 0; j < 4; j++) sum[j] = in[n + j - radius - 1] + in[n + j + radius - 1];
+        ssimu2_blur_h_group(g, sum, prev, prev2, out + n);
+    }
+    for (; n < w; n++) {
+        const float sum = zero_padded_sum(in, n - radius - 1, n + radius - 1, w);
+        out[n] = ssimu2_blur_h_step(g, sum, prev, prev2);
+    }
+}
+
+SSIMU2_BLUR_H(vqx_ssimu2_blur_h_c)
+{
+    for (int y = 0; y < h; y++) blur_row(g, in + y * stride, out + y * stride, w);
+}
+
+/* Columns in strips, so that each row of the strip is read once per step. */
+enum { STRIP = 64 };
+
+SSIMU2_BLUR_V(vqx_ssimu2_blur_v_c)
+{
+    const int radius = g->radius;
+    for (int x0 = 0; x0 < w; x0 += STRIP) {
+        const int sw = w - x0 < STRIP ? w - x0 : STRIP;
+        float y1[STRIP][3] = { { 0 } }, y2[STRIP][3] = { { 0 } };
+        for (int n = -radius + 1; n < h; n++) {
+            const int top = n - radius - 1, bottom = n + radius - 1;
+            const float *in_top = top >= 0 ? in + top * stride + x0 : NULL;
+            const float *in_bottom = bottom < h ? in + bottom * stride + x0 : NULL;
+            float *dst = n >= 0 ? out + n * stride + x0 : NULL;
+            for (int x = 0; x < sw; x++) {
+                /* libjxl adds the row below, or zero, to the row above only
+                 * when the row above exists. */
+                const float below = in_bottom ? in_bottom[x] : 0.0f;
+                const float sum = in_top ? in_top[x] + below : below;
+                const float v = ssimu2_blur_v_step(g, sum, y1[x], y2[x]);
+                if (dst) dst[x] = v;
+            }
+        }
+    }
+}
+
+SSIMU2_SSIM_SUMS(vqx_ssimu2_ssim_sums_c)
+{
+    for (int y = 0; y < h; y++) {
+        const ptrdiff_t o = y * stride;
+        for (int x = 0; x < w; x++) {
+            const double d = ssimu2_ssim_error(mu1[o + x], mu2[o + x], s11[o + x], s22[o + x],
+                                               s12[o + x]);
+            sums[0] += d;
+            sums[1] += ssimu2_quartic(d);
+        }
+    }
+}
+
+SSIMU2_EDGE_SUMS(vqx_ssimu2_edge_sums_c)
+{
+    for (int y = 0; y < h; y++) {
+        const ptrdiff_t o = y * stride;
+        for (int x = 0; x < w; x++) {
+            ssimu2_edge_add(ssimu2_edge_diff(img1[o + x], mu1[o + x], img2[o + x], mu2[o + x]),
+                            sums);
+        }
+    }
+}
+
+void vqx_ssimu2_dsp_init(Ssimu2DSPContext *c, unsigned cpu_flags)
+{
+    c->xyb_row = vqx_ssimu2_xyb_row_c;
+    c->multiply_row = vqx_ssimu2_multiply_row_c;
+    c->downsample = vqx_ssimu2_downsample_c;
+    c->blur_h = vqx_ssimu2_blur_h_c;
+    c->blur_v = vqx_ssimu2_blur_v_c;
+    c->ssim_sums = vqx_ssimu2_ssim_sums_c;
+    c->edge_sums = vqx_ssimu2_edge_sums_c;
+#if VQX_ARCH_X86
+    vqx_ssimu2_dsp_init_x86(c, cpu_flags);
+#else
+    (void)cpu_flags;
+#endif
+}
