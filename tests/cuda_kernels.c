@@ -250,11 +250,11 @@ static void ansnr_cpu_row(const VqxPicture *pic, const float *filter, int n, int
     const float *taps_rows[FLOAT_ANSNR_MAX_TAPS];
     for (int i = 0; i < n; i++) {
         float *row = rows + (size_t)i * (size_t)(w + 2 * margin) + margin;
-        vqx_float_rows(row, 0, pic, 0, (unsigned)vqx_float_ansnr_mirror(y - n / 2 + i, h), 1,
+        vqx_float_rows(row, 0, pic, 0, (unsigned)vqx_mirror_hybrid(y - n / 2 + i, h), 1,
                        -128.0f);
         for (int m = 1; m <= margin; m++) {
-            row[-m] = row[vqx_float_ansnr_mirror(-m, w)];
-            row[w - 1 + m] = row[vqx_float_ansnr_mirror(w - 1 + m, w)];
+            row[-m] = row[vqx_mirror_hybrid(-m, w)];
+            row[w - 1 + m] = row[vqx_mirror_hybrid(w - 1 + m, w)];
         }
         taps_rows[i] = row;
     }

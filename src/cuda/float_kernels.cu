@@ -166,7 +166,7 @@ __global__ void ansnr_terms(const P *ref, const P *dis, size_t pitch, int w, int
         const int sy = y0 - ANSNR_RADIUS + i / ANSNR_SPAN_W;
         const int sx = x0 - ANSNR_RADIUS + i % ANSNR_SPAN_W;
         if (sy > h + ANSNR_RADIUS - 1 || sx > w + ANSNR_RADIUS - 1) continue; /* never read */
-        const int my = vqx_float_ansnr_mirror(sy, h), mx = vqx_float_ansnr_mirror(sx, w);
+        const int my = vqx_mirror_hybrid(sy, h), mx = vqx_mirror_hybrid(sx, w);
         span[0][i / ANSNR_SPAN_W][i % ANSNR_SPAN_W] = luma(ref, pitch, mx, my, inv_scale, -128.0f);
         span[1][i / ANSNR_SPAN_W][i % ANSNR_SPAN_W] = luma(dis, pitch, mx, my, inv_scale, -128.0f);
     }

@@ -241,7 +241,7 @@ static void dwt_row(AdmState *s, const DwtLevel *d, const VqxPicture *pic, int p
     if (d->scale) {
         const int32_t *src[4];
         for (int k = 0; k < 4; k++)
-            src[k] = a + vqx_adm_tap_index(2 * i - 1 + k, d->h) * s->stride;
+            src[k] = a + vqx_mirror_hybrid(2 * i - 1 + k, d->h) * s->stride;
         s->dsp.dwt_vertical_32(src, d->w, rnd->v_add, rnd->v_shift, s->lo, s->hi);
         mirror_32(s->lo, s->hi, d->w);
         s->dsp.dwt_horizontal_32(s->lo, s->hi, d->w, rnd->h_add, rnd->h_shift, a + o, out_h,
@@ -249,7 +249,7 @@ static void dwt_row(AdmState *s, const DwtLevel *d, const VqxPicture *pic, int p
     } else {
         const int16_t *src[4];
         for (int k = 0; k < 4; k++)
-            src[k] = picture_row(s, pic, p, vqx_adm_tap_index(2 * i - 1 + k, d->h));
+            src[k] = picture_row(s, pic, p, vqx_mirror_hybrid(2 * i - 1 + k, d->h));
         s->dsp.dwt_vertical_16(src, d->w, (int32_t)rnd->v_add, rnd->v_shift, s->lo16, s->hi16);
         mirror_16(s->lo16, s->hi16, d->w);
         s->dsp.dwt_horizontal_16(s->lo16, s->hi16, d->w, (int32_t)rnd->h_add, rnd->h_shift,

@@ -1,13 +1,15 @@
 /*
  * What the integer ADM (adm.c) and the float ADM (float_adm.c) share: the
- * scored region of a band, the filter taps' edge rule, the smallest frame
- * and the scores' keys.
+ * scored region of a band (the filter taps' edge rule is hostdev.h's
+ * vqx_mirror_hybrid), the smallest frame and the scores' keys.
  */
 #ifndef VQX_FEATURE_ADM_H
 #define VQX_FEATURE_ADM_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "hostdev.h"
 
 /* Four dyadic DWT levels. */
 #define ADM_SCALES 4
@@ -43,14 +45,6 @@ static inline AdmRegion vqx_adm_region_grown(AdmRegion r, int w, int h)
         .left = r.left > 0 ? r.left - 1 : 0,
         .right = r.right < w ? r.right + 1 : w,
     };
-}
-
-/* Sample index of a filter tap outside [0, n): mirrored without repeating
- * the edge at the start (-1 -> 1), with repeating it at the end (n -> n-1),
- * as libvmaf's DWT and masking window read. */
-static inline int vqx_adm_tap_index(int i, int n)
-{
-    return i < 0 ? -i : i >= n ? 2 * n - 1 - i : i;
 }
 
 /* Smallest frame side: every level's input must give the 4-tap DWT three

@@ -320,7 +320,7 @@ static void dwt_level(FloatAdmState *s, int scale, const VqxPicture *pic, float 
     for (int i = 0; i < (h + 1) / 2; i++) {
         const float *src[4];
         for (int k = 0; k < 4; k++) {
-            const int y = vqx_adm_tap_index(2 * i - 1 + k, h);
+            const int y = vqx_mirror_hybrid(2 * i - 1 + k, h);
             src[k] = scale ? a + y * s->stride : picture_row(s, pic, y);
         }
         const ptrdiff_t o = i * s->stride;

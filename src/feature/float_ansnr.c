@@ -93,8 +93,8 @@ static const float *ring_row(const FloatAnsnrState *s, float *ring, int *next,
         float *row = ring + (*next % RING) * s->stride + MARGIN;
         vqx_float_rows(row, 0, pic, 0, (unsigned)*next, 1, -128.0f);
         for (int m = 1; m <= MARGIN; m++) {
-            row[-m] = row[vqx_float_ansnr_mirror(-m, s->w)];
-            row[s->w - 1 + m] = row[vqx_float_ansnr_mirror(s->w - 1 + m, s->w)];
+            row[-m] = row[vqx_mirror_hybrid(-m, s->w)];
+            row[s->w - 1 + m] = row[vqx_mirror_hybrid(s->w - 1 + m, s->w)];
         }
     }
     return ring + (j % RING) * s->stride + MARGIN;
@@ -106,7 +106,7 @@ static void filter_row(const FloatAnsnrState *s, const float *f, int n, float *r
 {
     const float *rows[FLOAT_ANSNR_MAX_TAPS];
     for (int i = 0; i < n; i++)
-        rows[i] = ring_row(s, ring, next, pic, vqx_float_ansnr_mirror(y - n / 2 + i, s->h));
+        rows[i] = ring_row(s, ring, next, pic, vqx_mirror_hybrid(y - n / 2 + i, s->h));
     s->dsp.filter_row(f, n, rows, s->w, out);
 }
 

@@ -2,8 +2,8 @@
  * The per-sample statements of the float features that their device twins
  * also run (compiled by nvcc too): a sample as libvmaf's float extractors
  * see it (float_picture.h), the float terms float_psnr, float_moment and
- * float_ansnr add up, and the filter taps and borders of float_ansnr and
- * float_motion.
+ * float_ansnr add up, and the filter taps of float_ansnr and float_motion
+ * (their borders are hostdev.h's).
  */
 #ifndef VQX_FEATURE_FLOAT_SAMPLE_H
 #define VQX_FEATURE_FLOAT_SAMPLE_H
@@ -36,20 +36,6 @@ VQX_HOSTDEV static inline float vqx_float_squared_error(float ref, float dis)
 /* float_ansnr's filters' sides: the reference's 3x3, the distorted's 5x5. */
 #define FLOAT_ANSNR_REF_TAPS 3
 #define FLOAT_ANSNR_DIS_TAPS 5
-
-/* float_ansnr's border: index i of [0, n) mirrored, -1 -> 1 but n -> n - 1
- * (libvmaf's ansnr_tools.c). */
-VQX_HOSTDEV static inline int vqx_float_ansnr_mirror(int i, int n)
-{
-    return i < 0 ? -i : i >= n ? 2 * n - i - 1 : i;
-}
-
-/* The border of float_motion and float_vif: index i of [0, n) mirrored
- * without repeating the edge (reflect-101: -1 -> 1, n -> n - 2). */
-VQX_HOSTDEV static inline int vqx_reflect101(int i, int n)
-{
-    return i < 0 ? -i : i >= n ? 2 * n - i - 2 : i;
-}
 
 /* float_motion's term: |a - b|. */
 VQX_HOSTDEV static inline float vqx_float_abs_diff(float a, float b)

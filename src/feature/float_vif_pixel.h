@@ -8,32 +8,9 @@
 
 #include <math.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "feature/float_vif_dsp.h"
 #include "hostdev.h"
-
-VQX_HOSTDEV static inline uint32_t vqx_bits_of_float(float x)
-{
-#ifdef __CUDA_ARCH__
-    return __float_as_uint(x);
-#else
-    uint32_t bits;
-    memcpy(&bits, &x, sizeof(bits));
-    return bits;
-#endif
-}
-
-VQX_HOSTDEV static inline float vqx_float_of_bits(uint32_t bits)
-{
-#ifdef __CUDA_ARCH__
-    return __uint_as_float(bits);
-#else
-    float x;
-    memcpy(&x, &bits, sizeof(x));
-    return x;
-#endif
-}
 
 VQX_HOSTDEV static inline float vqx_float_vif_log2(float x)
 {

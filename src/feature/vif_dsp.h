@@ -14,16 +14,16 @@
 
 #include "bitdepth.h"
 #include "feature/vif_pixel.h"
+#include "hostdev.h"
 
 /* Half width of the widest filter (scale 0, 17 taps). */
 #define VIF_MAX_HALF 8
 
-/* Mirrored index of i in [0, n), valid for -n < i < 2n - 1. */
+/* Mirrored index of i in [0, n) (hostdev.h's reflect-101), valid for
+ * -n < i < 2n - 1. */
 static inline unsigned vif_mirror(int i, unsigned n)
 {
-    if (i < 0) return (unsigned)-i;
-    if ((unsigned)i >= n) return 2 * (n - 1) - (unsigned)i;
-    return (unsigned)i;
+    return (unsigned)vqx_reflect101(i, (int)n);
 }
 
 /* Entry i in [2^15 - 1, 2^16) of the log2 table, libvmaf's log_generate():
