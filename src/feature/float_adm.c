@@ -14,10 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "feature/adm.h"
 #include "feature/adm_csf.h"
-#include "feature/extractor.h"
-#include "feature/float_adm_dsp.h"
+#include "feature/float_adm.h"
+#include "feature/float_adm_pixel.h"
 #include "feature/float_picture.h"
 
 #define PI 3.14159265358979323846
@@ -27,61 +26,12 @@ enum FloatAdmCsfMode { CSF_WATSON = 0, CSF_BARTEN = 1, CSF_NATIVE = 2 };
 
 /* Constants of libvmaf's float ADM (adm_tools.c; Netflix, BSD+Patent),
  * written with double literals as there. */
-static const float db2_lo[4] = { 0.482962913144690, 0.836516303737469, 0.224143868041857,
+const float vqx_float_adm_db2_lo[4] = { 0.482962913144690, 0.836516303737469, 0.224143868041857,
                                  -0.129409522550921 };
-static const float db2_hi[4] = { -0.129409522550921, -0.224143868041857, 0.836516303737469,
+const float vqx_float_adm_db2_hi[4] = { -0.129409522550921, -0.224143868041857, 0.836516303737469,
                                  -0.482962913144690 };
-/* masking weights of a neighbour and of the centre, applied in double */
-#define ONE_BY_30 0.0333333351
-#define ONE_BY_15 0.0666666701
 
-typedef struct FloatAdmLevel {
-    int w, h;
-    AdmRegion roi, grown;
-    float weight[3];
-} FloatAdmLevel;
-
-typedef struct FloatAdmState {
-    bool debug;
-    bool skip_scale0;
-    bool adm3_harmonic;
-    double gain_limit;
-    double view_dist;
-    double noise_weight;
-    double csf_scale;
-    double csf_diag_scale;
-    double min_val;
-    double p_norm;
-    double dlm_weight;
-    double weight_override[2][ADM_SCALES]; /* adm_f1s0..3 (h, v), adm_f2s0..3 (d) */
-    int display_height;
-    int csf_mode;
-    int bypass_cm;
-    int skip_aim_scale;
-
-    int w, h;
-    unsigned bpc;
-    uint32_t recip_table[FLOAT_ADM_RECIP_ENTRIES];
-    FloatAdmDecoupleParams decouple;
-    FloatAdmDSPContext dsp;
-    FloatAdmLevel level[ADM_SCALES];
-
-    ptrdiff_t stride;
-    float *ref_a, *dis_a;
-    float *ref_band[3], *dis_band[3];
-    float *restored[3], *additive[3];
-    float *pix_rows[4];
-    int pix_row_of[4];
-    float *lo, *hi;
-    float *mask[3][3];     /* [orientation][ring slot]: |weighted| / 30 */
-    float *mask_abs[3][3]; /* [orientation][ring slot]: |weighted| */
-    int mask_row_of[3];
-    float *thr_row;        /* masking threshold of one row */
-    float *zero_row;       /* the reference's threshold: none */
-    void *mem;
-} FloatAdmState;
-
-static const char *const keys[] = {
+const char *const vqx_float_adm_keys[] = {
     "VMAF_feature_adm2_score", "VMAF_feature_aim_score", "VMAF_feature_adm3_score",
     "VMAF_feature_adm_scale0_score", "VMAF_feature_adm_scale1_score",
     "VMAF_feature_adm_scale2_score", "VMAF_feature_adm_scale3_score",
@@ -99,7 +49,7 @@ static const char *const keys[] = {
 /* libvmaf takes 0..9 and runs Watson for all but 1 and 2 */
 static const double csf_modes[] = { CSF_WATSON, CSF_BARTEN, CSF_NATIVE };
 
-static const VqxOption options[] = {
+const VqxOption vqx_float_adm_options[] = {
     { .name = "debug", .help = "also write numerators and denominators",
       .type = VQX_OPT_BOOL, OPT(debug), .def.b = false },
     { .name = "adm_enhn_gain_limit", .alias = "egl",
@@ -273,31 +223,21 @@ static inline float noise_floor(const AdmRegion *r, double weight, double p)
 
 /* ---- DWT ---- */
 
-static inline float taps(const float f[4], float s0, float s1, float s2, float s3)
-{
-    float acc = 0;
-    acc += f[0] * s0;
-    acc += f[1] * s1;
-    acc += f[2] * s2;
-    acc += f[3] * s3;
-    return acc;
-}
-
 static void dwt_row(const float *const src[4], int w, float *lo, float *hi,
                     float *a, float *h, float *v, float *d)
 {
     for (int j = 0; j < w; j++) {
-        lo[j] = taps(db2_lo, src[0][j], src[1][j], src[2][j], src[3][j]);
-        hi[j] = taps(db2_hi, src[0][j], src[1][j], src[2][j], src[3][j]);
+        lo[j] = vqx_float_adm_taps(vqx_float_adm_db2_lo, src[0][j], src[1][j], src[2][j], src[3][j]);
+        hi[j] = vqx_float_adm_taps(vqx_float_adm_db2_hi, src[0][j], src[1][j], src[2][j], src[3][j]);
     }
     lo[-1] = lo[1], lo[w] = lo[w - 1], lo[w + 1] = lo[w - 2];
     hi[-1] = hi[1], hi[w] = hi[w - 1], hi[w + 1] = hi[w - 2];
     for (int j = 0; j < (w + 1) / 2; j++) {
         const float *p = lo + 2 * j - 1, *q = hi + 2 * j - 1;
-        a[j] = taps(db2_lo, p[0], p[1], p[2], p[3]);
-        v[j] = taps(db2_hi, p[0], p[1], p[2], p[3]);
-        h[j] = taps(db2_lo, q[0], q[1], q[2], q[3]);
-        d[j] = taps(db2_hi, q[0], q[1], q[2], q[3]);
+        a[j] = vqx_float_adm_taps(vqx_float_adm_db2_lo, p[0], p[1], p[2], p[3]);
+        v[j] = vqx_float_adm_taps(vqx_float_adm_db2_hi, p[0], p[1], p[2], p[3]);
+        h[j] = vqx_float_adm_taps(vqx_float_adm_db2_lo, q[0], q[1], q[2], q[3]);
+        d[j] = vqx_float_adm_taps(vqx_float_adm_db2_hi, q[0], q[1], q[2], q[3]);
     }
 }
 
@@ -346,10 +286,10 @@ static void decouple(FloatAdmState *s, const FloatAdmLevel *lv)
 
 /* ---- denominator ---- */
 
-static float reference_norm(const FloatAdmState *s, const FloatAdmLevel *lv)
+static void reference_sums(const FloatAdmState *s, const FloatAdmLevel *lv, float accum[3])
 {
     const AdmRegion r = lv->roi;
-    float accum[3] = { 0, 0, 0 };
+    accum[0] = accum[1] = accum[2] = 0;
     for (int i = r.top; i < r.bottom; i++) {
         float row[3] = { 0, 0, 0 };
         const ptrdiff_t o = i * s->stride + r.left;
@@ -367,7 +307,14 @@ static float reference_norm(const FloatAdmState *s, const FloatAdmLevel *lv)
         }
         for (int b = 0; b < 3; b++) accum[b] += row[b];
     }
-    const float noise = noise_floor(&r, s->noise_weight, s->p_norm);
+}
+
+/* A level's norm from its sums: the p-th root of each band's plus the noise
+ * floor, added over the bands. */
+static float level_norm(const FloatAdmState *s, const FloatAdmLevel *lv, const float accum[3],
+                        double noise_weight)
+{
+    const float noise = noise_floor(&lv->roi, noise_weight, s->p_norm);
     float norm[3];
     for (int b = 0; b < 3; b++)
         norm[b] = powf(accum[b], (float)(1.0f / s->p_norm)) + noise;
@@ -389,7 +336,7 @@ static int masking_row(FloatAdmState *s, const FloatAdmLevel *lv, float *const b
         float *m = s->mask[b][slot], *a = s->mask_abs[b][slot];
         for (int j = g.left; j < g.right; j++) {
             a[j] = fabsf(lv->weight[b] * src[j]);
-            m[j] = (float)(ONE_BY_30 * a[j]);
+            m[j] = vqx_float_adm_mask(a[j]);
         }
         if (g.left == 0) m[-1] = m[1];
         if (g.right == lv->w) m[lv->w] = m[lv->w - 1];
@@ -397,12 +344,12 @@ static int masking_row(FloatAdmState *s, const FloatAdmLevel *lv, float *const b
     return slot;
 }
 
-static float masked_norm(FloatAdmState *s, const FloatAdmLevel *lv, float *const x[3],
-                         float *const mask[3], double noise_weight)
+static void masked_sums(FloatAdmState *s, const FloatAdmLevel *lv, float *const x[3],
+                        float *const mask[3], float accum[3])
 {
     const AdmRegion r = lv->roi;
     const int h = lv->h;
-    float accum[3] = { 0, 0, 0 };
+    accum[0] = accum[1] = accum[2] = 0;
     for (int k = 0; k < 3; k++) s->mask_row_of[k] = -1;
 
     for (int i = r.top; i < r.bottom; i++) {
@@ -419,19 +366,8 @@ static float masked_norm(FloatAdmState *s, const FloatAdmLevel *lv, float *const
             for (int b = 0; b < 3; b++) {
                 const float *u = s->mask[b][up], *m = s->mask[b][mid], *d = s->mask[b][down];
                 const float *c = s->mask_abs[b][mid];
-                for (int j = r.left; j < r.right; j++) {
-                    float sum = 0;
-                    sum += u[j - 1];
-                    sum += u[j];
-                    sum += u[j + 1];
-                    sum += m[j - 1];
-                    sum = (float)(sum + ONE_BY_15 * c[j]);
-                    sum += m[j + 1];
-                    sum += d[j - 1];
-                    sum += d[j];
-                    sum += d[j + 1];
-                    thr[j] += sum;
-                }
+                for (int j = r.left; j < r.right; j++)
+                    thr[j] += vqx_float_adm_window(u + j - 1, m + j - 1, d + j - 1, c[j]);
             }
         }
         float row[3] = { 0, 0, 0 };
@@ -451,18 +387,12 @@ static float masked_norm(FloatAdmState *s, const FloatAdmLevel *lv, float *const
         }
         for (int b = 0; b < 3; b++) accum[b] += row[b];
     }
-    const float noise = noise_floor(&r, noise_weight, s->p_norm);
-    float norm[3];
-    for (int b = 0; b < 3; b++)
-        norm[b] = powf(accum[b], (float)(1.0f / s->p_norm)) + noise;
-    return norm[ADM_H] + norm[ADM_V] + norm[ADM_D];
 }
 
 /* ---- extractor ---- */
 
-static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+int vqx_float_adm_setup(FloatAdmState *s, const VqxFrameFormat *fmt, VqxSink *sink)
 {
-    FloatAdmState *s = priv;
     if (fmt->w < FLOAT_ADM_MIN_SIDE || fmt->h < FLOAT_ADM_MIN_SIDE)
         return vqx_fail(sink, -EINVAL, "float_adm: %ux%u is too small; the 4-level DWT needs "
                         "at least %dx%d", fmt->w, fmt->h, FLOAT_ADM_MIN_SIDE, FLOAT_ADM_MIN_SIDE);
@@ -485,7 +415,14 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         lv->grown = vqx_adm_region_grown(lv->roi, w, h);
         level_weights(s, k, lv->weight);
     }
+    return 0;
+}
 
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    FloatAdmState *s = priv;
+    const int ret = vqx_float_adm_setup(s, fmt, sink);
+    if (ret) return ret;
     s->stride = (s->w + 1) / 2;
     const size_t plane = (size_t)s->stride * (size_t)((s->h + 1) / 2);
     const size_t ring = (size_t)s->stride + 2;
@@ -520,21 +457,34 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
                    unsigned frame, VqxSink *sink)
 {
     FloatAdmState *s = priv;
-    double num = 0, den = 0, aim_num = 0, aim_den = 0;
-    double scale_num[ADM_SCALES], scale_den[ADM_SCALES];
-
+    FloatAdmLevelSums sums[ADM_SCALES];
     for (int k = 0; k < ADM_SCALES; k++) {
         const FloatAdmLevel *lv = &s->level[k];
         dwt_level(s, k, ref, s->ref_a, s->ref_band);
         dwt_level(s, k, dis, s->dis_a, s->dis_band);
+        if (k == 0 && s->skip_scale0) continue;
+        decouple(s, lv);
+        reference_sums(s, lv, sums[k][FLOAT_ADM_DEN]);
+        masked_sums(s, lv, s->restored, s->additive, sums[k][FLOAT_ADM_NUM]);
+        masked_sums(s, lv, s->additive, s->restored, sums[k][FLOAT_ADM_AIM]);
+    }
+    return vqx_float_adm_emit(s, sums, frame, sink);
+}
+
+int vqx_float_adm_emit(const FloatAdmState *s, const FloatAdmLevelSums sums[ADM_SCALES],
+                       unsigned frame, VqxSink *sink)
+{
+    double num = 0, den = 0, aim_num = 0, aim_den = 0;
+    double scale_num[ADM_SCALES], scale_den[ADM_SCALES];
+    for (int k = 0; k < ADM_SCALES; k++) {
+        const FloatAdmLevel *lv = &s->level[k];
         float num_k = 0.0f, den_k, aim_k = 0.0f;
         if (k == 0 && s->skip_scale0) {
             den_k = (float)1e-10; /* as libvmaf: scale0 = 0 / 1e-10 */
         } else {
-            decouple(s, lv);
-            den_k = reference_norm(s, lv);
-            num_k = masked_norm(s, lv, s->restored, s->additive, s->noise_weight);
-            aim_k = masked_norm(s, lv, s->additive, s->restored, 0.0);
+            den_k = level_norm(s, lv, sums[k][FLOAT_ADM_DEN], s->noise_weight);
+            num_k = level_norm(s, lv, sums[k][FLOAT_ADM_NUM], s->noise_weight);
+            aim_k = level_norm(s, lv, sums[k][FLOAT_ADM_AIM], 0.0);
         }
         num += num_k;
         den += den_k;
@@ -562,7 +512,7 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
                                scale_num, scale_den);
 }
 
-static void close_float_adm(void *priv)
+void vqx_float_adm_close(void *priv)
 {
     FloatAdmState *s = priv;
     free(s->mem);
@@ -572,11 +522,11 @@ const VqxFeatureExtractor vqx_fex_float_adm = {
     .name = "float_adm",
     .backend = VQX_BACKEND_CPU,
     .flags = VQX_FEX_LUMA_ONLY,
-    .keys = keys,
+    .keys = vqx_float_adm_keys,
     .unsuffixed_keys = 1u << 7, /* "adm": not in libvmaf's provided_features */
-    .options = options,
+    .options = vqx_float_adm_options,
     .state_size = sizeof(FloatAdmState),
     .init = init,
     .extract = extract,
-    .close = close_float_adm,
+    .close = vqx_float_adm_close,
 };
