@@ -24,7 +24,10 @@
  *           blurred planes, both halves, the sums of differences;
  *   float_vif  per scale: the vertical moments (five planes), each pixel's
  *           numerator and denominator, each row's sums, the scale's sums,
- *           and the next scale's planes.
+ *           and the next scale's planes;
+ *   float_adm  per level: the approximation and detail bands of both
+ *           pictures, the restored and additive bands, each scored row's
+ *           nine sums and the level's nine sums.
  * Each kernel reads the CPU's input of its stage (later scales and levels
  * start from the CPU's planes), so a difference points at one kernel.
  * Exits 77 (meson's skip) without a CUDA device.
@@ -47,6 +50,8 @@
 #include "feature/float_motion.h"
 #include "feature/float_picture.h"
 #include "feature/float_psnr_dsp.h"
+#include "feature/float_adm.h"
+#include "feature/float_adm_pixel.h"
 #include "feature/float_vif.h"
 #include "feature/motion.h"
 #include "feature/psnr.h"
@@ -641,6 +646,220 @@ static void check_float_vif(const VqxPicture *ref, const VqxPicture *dis, const 
     free(s);
 }
 
+/* ---- float_adm ---- */
+
+/* The CPU's level of one picture from `in` (w x h floats, packed): the DWT
+ * of float_adm.c, statement for statement (float_adm_pixel.h's taps). */
+static void adm_cpu_dwt(const float *in, int w, int h, int bw, int bh, float *a, float *band[3])
+{
+    for (int i = 0; i < bh; i++)
+        for (int j = 0; j < bw; j++) {
+            float lo[4], hi[4];
+            for (int t = 0; t < 4; t++) {
+                const int c = vqx_mirror_hybrid(2 * j - 1 + t, w);
+                float v[4];
+                for (int k = 0; k < 4; k++)
+                    v[k] = in[(size_t)vqx_mirror_hybrid(2 * i - 1 + k, h) * w + c];
+                lo[t] = vqx_float_adm_taps(vqx_float_adm_db2_lo, v[0], v[1], v[2], v[3]);
+                hi[t] = vqx_float_adm_taps(vqx_float_adm_db2_hi, v[0], v[1], v[2], v[3]);
+            }
+            const size_t o = (size_t)i * bw + j;
+            a[o] = vqx_float_adm_taps(vqx_float_adm_db2_lo, lo[0], lo[1], lo[2], lo[3]);
+            band[ADM_V][o] = vqx_float_adm_taps(vqx_float_adm_db2_hi, lo[0], lo[1], lo[2], lo[3]);
+            band[ADM_H][o] = vqx_float_adm_taps(vqx_float_adm_db2_lo, hi[0], hi[1], hi[2], hi[3]);
+            band[ADM_D][o] = vqx_float_adm_taps(vqx_float_adm_db2_hi, hi[0], hi[1], hi[2], hi[3]);
+        }
+}
+
+/* A masking threshold row of the CPU: float_adm.c's masked_sums. */
+static void adm_cpu_threshold(float *const mask[3], const float weight[3], int w, int h, int i,
+                              int left, int right, float *thr)
+{
+    const int rows[3] = { vqx_mirror_hybrid(i - 1, h), i, vqx_mirror_hybrid(i + 1, h) };
+    for (int j = left; j < right; j++) {
+        thr[j] = 0.0f;
+        for (int b = 0; b < 3; b++) {
+            float win[3][3];
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++)
+                    win[r][c] = vqx_float_adm_mask(fabsf(
+                        weight[b] *
+                        mask[b][(size_t)rows[r] * w + vqx_mirror_hybrid(j - 1 + c, w)]));
+            thr[j] += vqx_float_adm_window(win[0], win[1], win[2],
+                                           fabsf(weight[b] * mask[b][(size_t)i * w + j]));
+        }
+    }
+}
+
+static void check_float_adm(const VqxPicture *ref, const VqxPicture *dis, const char *opts,
+                            const char *where)
+{
+    FloatAdmState *s = calloc(1, sizeof(*s));
+    char kv[160], err[256];
+    snprintf(kv, sizeof(kv), "%s", opts);
+    const VqxFrameFormat fmt = { .layout = VQX_PIX_400, .bpc = ref->bpc, .w = ref->w[0],
+                                 .h = ref->h[0] };
+    const VqxFeatureExtractor *fex = vqx_registry_find("float_adm", VQX_BACKEND_CPU);
+    if (!s || vqx_options_apply(fex, s, kv, err, sizeof(err)) ||
+        vqx_float_adm_setup(s, &fmt, NULL)) {
+        CHECK(0, "%s float_adm: cpu set-up", where);
+        free(s);
+        return;
+    }
+    const int W = (int)ref->w[0], H = (int)ref->h[0];
+    const size_t band = (size_t)s->level[0].w * s->level[0].h;
+    /* host planes: the current input of each picture, its bands, the decoupled parts */
+    float *in[2], *a[2], *bands[2][3], *rest[3], *add[3];
+    for (int p = 0; p < 2; p++) {
+        in[p] = malloc((size_t)W * H * 4);
+        a[p] = malloc(band * 4);
+        for (int b = 0; b < 3; b++) bands[p][b] = malloc(band * 4);
+        if (!in[p] || !a[p]) exit(1);
+    }
+    for (int b = 0; b < 3; b++) {
+        rest[b] = malloc(band * 4);
+        add[b] = malloc(band * 4);
+    }
+    float *thr = malloc((size_t)s->level[0].w * 4);
+    float *cpu_rows = malloc(9 * (size_t)s->level[0].h * 4);
+    if (!thr || !cpu_rows) exit(1);
+    vqx_float_plane(in[0], W, ref, 0, -128.0f);
+    vqx_float_plane(in[1], W, dis, 0, -128.0f);
+    const size_t pitch = (size_t)W + PITCH_PAD;
+    void *d_pic[2] = { dev_plane(ref, pitch), dev_plane(dis, pitch) };
+    float taps[8];
+    memcpy(taps, vqx_float_adm_db2_lo, 16);
+    memcpy(taps + 4, vqx_float_adm_db2_hi, 16);
+    float *d_taps = dev_upload(taps, sizeof(taps));
+    uint32_t *d_recip = dev_upload(s->recip_table, sizeof(s->recip_table));
+    unsigned bad = 0;
+    int iw = W, ih = H;
+    for (int k = 0; k < ADM_SCALES; k++) {
+        const FloatAdmLevel *lv = &s->level[k];
+        const int bw = lv->w, bh = lv->h, rw = lv->roi.right - lv->roi.left,
+                  rh = lv->roi.bottom - lv->roi.top;
+        const size_t n = (size_t)bw * bh;
+        VqxCudaFloatAdmLevelJob job = {
+            .level = k, .scored = 1, .src_pitch = k ? (size_t)iw : pitch, .src_w = iw,
+            .src_h = ih, .bpc = ref->bpc, .lo_taps = d_taps, .hi_taps = d_taps + 4,
+            .w = bw, .h = bh, .decouple = s->decouple,
+            .weight = { lv->weight[0], lv->weight[1], lv->weight[2] },
+            .top = lv->roi.top, .bottom = lv->roi.bottom, .left = lv->roi.left,
+            .right = lv->roi.right, .bypass_cm = s->bypass_cm,
+            .cubes = dev_alloc(9 * (size_t)rw * rh * 4),
+            .row_sums = dev_alloc(9 * (size_t)rh * 4), .sums = dev_alloc(9 * 4),
+        };
+        job.decouple.recip = d_recip;
+        for (int p = 0; p < 2; p++) {
+            job.src[p] = k ? dev_upload(in[p], (size_t)iw * ih * 4) : d_pic[p];
+            job.approx[p] = dev_alloc(n * 4);
+            for (int b = 0; b < 3; b++) job.bands[p].band[b] = dev_alloc(n * 4);
+        }
+        for (int b = 0; b < 3; b++) {
+            job.restored.band[b] = dev_alloc(n * 4);
+            job.additive.band[b] = dev_alloc(n * 4);
+        }
+        CU_LAUNCH(vqx_cuda_float_adm_level(&job, NULL));
+        char what[48];
+        for (int p = 0; p < 2; p++) {
+            adm_cpu_dwt(in[p], iw, ih, bw, bh, a[p], bands[p]);
+            float *g = host_copy(job.approx[p], n * 4);
+            snprintf(what, sizeof(what), "level %d approx %d", k, p);
+            bad += differ_floats(g, a[p], n, what, where, 0);
+            free(g);
+            for (int b = 0; b < 3; b++) {
+                g = host_copy(job.bands[p].band[b], n * 4);
+                snprintf(what, sizeof(what), "level %d band %d of %d", k, b, p);
+                bad += differ_floats(g, bands[p][b], n, what, where, 0);
+                free(g);
+            }
+        }
+        for (size_t x = 0; x < n; x++) {
+            const float r[3] = { bands[0][0][x], bands[0][1][x], bands[0][2][x] };
+            const float d[3] = { bands[1][0][x], bands[1][1][x], bands[1][2][x] };
+            float rr[3], aa[3];
+            vqx_float_adm_decouple(r, d, &s->decouple, rr, aa);
+            for (int b = 0; b < 3; b++) {
+                rest[b][x] = rr[b];
+                add[b][x] = aa[b];
+            }
+        }
+        for (int b = 0; b < 3; b++) {
+            float *g = host_copy(job.restored.band[b], n * 4);
+            snprintf(what, sizeof(what), "level %d restored %d", k, b);
+            bad += differ_floats(g, rest[b], n, what, where, 0);
+            free(g);
+            g = host_copy(job.additive.band[b], n * 4);
+            snprintf(what, sizeof(what), "level %d additive %d", k, b);
+            bad += differ_floats(g, add[b], n, what, where, 0);
+            free(g);
+        }
+        /* the CPU's row sums of the nine, by the table's C entry */
+        float total[9] = { 0 };
+        float *zero = calloc((size_t)bw, 4);
+        if (!zero) exit(1);
+        for (int y = 0; y < rh; y++) {
+            const int i = lv->roi.top + y;
+            const size_t o = (size_t)i * bw + lv->roi.left;
+            const float *const xr[3] = { bands[0][0] + o, bands[0][1] + o, bands[0][2] + o };
+            const float *const xn[3] = { rest[0] + o, rest[1] + o, rest[2] + o };
+            const float *const xa[3] = { add[0] + o, add[1] + o, add[2] + o };
+            float row[9];
+            vqx_float_adm_cube_sums_c(xr, lv->weight, zero, rw, row);
+            if (s->bypass_cm) memset(thr, 0, (size_t)bw * 4);
+            else adm_cpu_threshold(add, lv->weight, bw, bh, i, lv->roi.left, lv->roi.right, thr);
+            vqx_float_adm_cube_sums_c(xn, lv->weight, thr + lv->roi.left, rw, row + 3);
+            if (!s->bypass_cm)
+                adm_cpu_threshold(rest, lv->weight, bw, bh, i, lv->roi.left, lv->roi.right, thr);
+            vqx_float_adm_cube_sums_c(xa, lv->weight, thr + lv->roi.left, rw, row + 6);
+            for (int q = 0; q < 9; q++) {
+                cpu_rows[(size_t)q * rh + y] = row[q];
+                total[q] += row[q];
+            }
+        }
+        free(zero);
+        float *g = host_copy(job.row_sums, 9 * (size_t)rh * 4);
+        snprintf(what, sizeof(what), "level %d row sums", k);
+        bad += differ_floats(g, cpu_rows, 9 * (size_t)rh, what, where, 0);
+        free(g);
+        g = host_copy(job.sums, 36);
+        snprintf(what, sizeof(what), "level %d sums", k);
+        bad += differ_floats(g, total, 9, what, where, 0);
+        free(g);
+        for (int p = 0; p < 2; p++) {
+            if (k) CU(cudaFree((void *)job.src[p]));
+            CU(cudaFree(job.approx[p]));
+            for (int b = 0; b < 3; b++) CU(cudaFree(job.bands[p].band[b]));
+            memcpy(in[p], a[p], n * 4);
+        }
+        for (int b = 0; b < 3; b++) {
+            CU(cudaFree(job.restored.band[b]));
+            CU(cudaFree(job.additive.band[b]));
+        }
+        CU(cudaFree(job.cubes));
+        CU(cudaFree(job.row_sums));
+        CU(cudaFree(job.sums));
+        iw = bw;
+        ih = bh;
+    }
+    CHECK(!bad, "%s float_adm %s: %u differences", where, opts, bad);
+    for (int p = 0; p < 2; p++) {
+        CU(cudaFree(d_pic[p]));
+        free(in[p]);
+        free(a[p]);
+        for (int b = 0; b < 3; b++) free(bands[p][b]);
+    }
+    for (int b = 0; b < 3; b++) {
+        free(rest[b]);
+        free(add[b]);
+    }
+    free(thr);
+    free(cpu_rows);
+    CU(cudaFree(d_taps));
+    CU(cudaFree(d_recip));
+    free(s);
+}
+
 /* ---- motion ---- */
 
 static void check_motion(const VqxPicture *prev, const VqxPicture *cur, const char *where)
@@ -1019,6 +1238,9 @@ static const char *const float_motion_opts[] = {
 static const char *const float_vif_opts[] = {
     "", "vif_enhn_gain_limit=1.0:vif_sigma_nsq=0.5", "vif_kernelscale=0.5:vif_skip_scale0=true",
 };
+static const char *const float_adm_opts[] = {
+    "", "adm_enhn_gain_limit=1.0:adm_csf_mode=1", "adm_bypass_cm=1:adm_csf_mode=2",
+};
 static const char *const vif_opts[] = { "", "vif_enhn_gain_limit=1.0" };
 static const char *const adm_opts[] = {
     "",
@@ -1058,8 +1280,10 @@ int main(void)
                 if (w >= 16 && h >= 16)
                     for (unsigned o = 0; o < 2; o++) check_vif(&ref, &dis, vif_opts[o], where);
                 if (w >= 33 && h >= 33)
-                    for (unsigned o = 0; o < 3; o++)
+                    for (unsigned o = 0; o < 3; o++) {
                         check_float_vif(&ref, &dis, float_vif_opts[o], where);
+                        check_float_adm(&ref, &dis, float_adm_opts[o], where);
+                    }
                 if (w >= 33 && h >= 33)
                     for (unsigned o = 0; o < 4; o++) check_adm(&ref, &dis, adm_opts[o], where);
                 vqx_picture_free(&ref);

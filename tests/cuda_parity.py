@@ -71,6 +71,12 @@ FLOAT_VIF_OPTIONS = [
     "float_vif=vif_enhn_gain_limit=1.0:vif_sigma_nsq=0.5:debug=true",
     "float_vif=vif_kernelscale=0.5:vif_skip_scale0=true:vif_scale1_min_val=0.2",
 ]
+FLOAT_ADM = ["float_adm=debug=true"]
+FLOAT_ADM_OPTIONS = [
+    "float_adm=adm_enhn_gain_limit=1.0:adm_csf_mode=1:adm_skip_scale0=true:debug=true",
+    "float_adm=adm_bypass_cm=1:adm_adm3_apply_hm=1:adm_skip_aim_scale=2:adm_noise_weight=0.05"
+    ":adm_csf_mode=2",
+]
 FLOAT_OPTIONS = [
     "float_motion=motion_add_scale1=true:motion_add_uv=true:motion_fps_weight=2",
     "float_motion=motion_filter_size=3:motion_blend_factor=0.5:motion_blend_offset=3"
@@ -115,6 +121,8 @@ V1_MODELS = v1_models(*V1_UNSCALED, "5d0h", "hfr_5d0h", "3d0h_2160", "hfr_3d0h_2
 SETS = {"defaults": (DEFAULTS, ["version=vmaf_v0.6.1"]), "options": (OPTIONS, []),
         "float": (FLOAT, []), "float options": (FLOAT_OPTIONS, []),
         "float vif": (FLOAT_VIF, []), "float vif options": (FLOAT_VIF_OPTIONS, []),
+        "float adm": (FLOAT_ADM, []), "float adm options": (FLOAT_ADM_OPTIONS, []),
+        "float model": ([], ["version=vmaf_float_v0.6.1"]),
         "speed": (SPEED, []), "speed options": (SPEED_OPTIONS, []),
         "speed temporal": (["speed_temporal"], []),
         "cambi": (CAMBI, []), "cambi options": (CAMBI_OPTIONS, []),
@@ -141,6 +149,8 @@ def applies(set_name, w, h, fmt):
     speed_ok = min(cw, ch) >= 80 and min(w, h) >= 80
     if set_name.startswith("float vif"):  # scale 3 of the 17-tap filter: sides of 16
         return min(w, h) >= 16
+    if set_name.startswith("float adm") or set_name == "float model":  # the 4-level DWT
+        return min(w, h) >= 17
     if set_name == "float options":  # motion_add_uv: chroma planes of 3x3
         return fmt != "400" and min(cw, ch) >= 3
     if set_name == "speed":

@@ -6,7 +6,8 @@
  * after the first frame; the upload carries only
  * the planes the twins read. The scores must equal the CPU backend's.
  * Four chains: VMAF v0.6.1 (luma only), plus psnr (chroma too), plus the
- * float twins (float_psnr, float_moment, float_ansnr, float_motion, float_vif), and the
+ * float twins (float_psnr, float_moment, float_ansnr, float_motion, float_vif,
+ * float_adm), and the
  * vmaf_v1.0.16_3d0h model (cambi, speed_chroma, adm, motion); each with the
  * caller's pictures (copied into pinned staging) and with pictures from the
  * context's pool (pinned: uploaded from where they are).
@@ -70,7 +71,7 @@ typedef struct Run {
 typedef struct Chain {
     const char *name;
     const char *model;
-    const char *features[5][2];    /* name and options; none: the model alone */
+    const char *features[6][2];    /* name and options; none: the model alone */
     unsigned w, h;
     int chroma;                    /* a twin reads the chroma planes */
 } Chain;
@@ -81,7 +82,8 @@ static const Chain chains[] = {
       96, 64, 1 },
     { "vmaf + float twins (luma only)", "version=vmaf_v0.6.1",
       { { "float_psnr", "" }, { "float_moment", "" }, { "float_ansnr", "" },
-        { "float_motion", "motion_add_scale1=true" }, { "float_vif", "" } }, 96, 64, 0 },
+        { "float_motion", "motion_add_scale1=true" }, { "float_vif", "" }, { "float_adm", "" } },
+      96, 64, 0 },
     /* cambi needs a side of 216, speed_chroma chroma planes of 80x80 */
     { "vmaf_v1.0.16_3d0h (luma and chroma)", "version=vmaf_v1.0.16_3d0h", { { NULL } }, 320, 240,
       1 },
@@ -96,7 +98,7 @@ static int run(enum VqxBackend backend, const Chain *c, bool pool, Run *r)
     int ret = vqx_open(&r->ctx, &s);
     if (ret) return ret;
     if ((ret = vqx_use_model(r->ctx, c->model))) return ret;
-    for (unsigned i = 0; i < 5 && c->features[i][0]; i++)
+    for (unsigned i = 0; i < 6 && c->features[i][0]; i++)
         if ((ret = vqx_use_feature(r->ctx, c->features[i][0], c->features[i][1]))) return ret;
     rng = 12345;
     for (unsigned n = 0; n < FRAMES; n++) {

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "feature/float_adm_dsp.h"
 #include "feature/float_vif_dsp.h"
 
 #ifdef __cplusplus
@@ -223,6 +224,35 @@ typedef struct VqxCudaFloatVifDown {
 } VqxCudaFloatVifDown;
 
 int vqx_cuda_float_vif_downsample(const VqxCudaFloatVifDown *down, void *stream);
+
+/* ---- float_adm: one level of both pictures; when scored, sums receives
+ * the level's FloatAdmLevelSums (float_adm.h), summed as the CPU sums ---- */
+typedef struct VqxCudaFloatAdmBands {
+    float *band[3];                  /* h, v, d: w x h, rows packed */
+} VqxCudaFloatAdmBands;
+
+typedef struct VqxCudaFloatAdmLevelJob {
+    int level;
+    int scored;                      /* 0: the DWT only (a skipped scale 0) */
+    const void *src[2];              /* reference, distorted: the picture's samples at level 0,
+                                        else the previous level's approximations (floats) */
+    size_t src_pitch;                /* in samples */
+    int src_w, src_h;
+    unsigned bpc;
+    const float *lo_taps, *hi_taps;  /* 4 each, on the device */
+    int w, h;                        /* the level's band size */
+    float *approx[2];
+    VqxCudaFloatAdmBands bands[2], restored, additive;
+    FloatAdmDecoupleParams decouple; /* recip: the table on the device */
+    float weight[3];
+    int top, bottom, left, right;    /* the scored region */
+    int bypass_cm;
+    float *cubes;                    /* 9 planes of the scored region, column after column */
+    float *row_sums;                 /* 9 x its rows */
+    float *sums;                     /* 9 floats */
+} VqxCudaFloatAdmLevelJob;
+
+int vqx_cuda_float_adm_level(const VqxCudaFloatAdmLevelJob *job, void *stream);
 
 #ifdef __cplusplus
 }

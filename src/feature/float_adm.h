@@ -57,10 +57,7 @@ typedef struct FloatAdmState {
     void *mem;
 } FloatAdmState;
 
-/* A level's sums of the p-norms (per band h, v, d), in float: of the
- * reference, of the restored part masked by the additive one, and of the
- * additive part masked by the restored one (AIM). */
-enum { FLOAT_ADM_DEN, FLOAT_ADM_NUM, FLOAT_ADM_AIM, FLOAT_ADM_SUMS };
+/* A level's sums (float_adm_dsp.h's order, per band h, v, d). */
 typedef float FloatAdmLevelSums[FLOAT_ADM_SUMS][3];
 
 extern const char *const vqx_float_adm_keys[];

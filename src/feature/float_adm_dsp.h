@@ -11,6 +11,11 @@
 
 #include <stdint.h>
 
+/* A level's sums of the p-norms, in float: of the reference, of the
+ * restored part masked by the additive one, and of the additive part masked
+ * by the restored one (AIM). */
+enum { FLOAT_ADM_DEN, FLOAT_ADM_NUM, FLOAT_ADM_AIM, FLOAT_ADM_SUMS };
+
 /* Entries of the reciprocal table: the top 12 mantissa bits of x index it. */
 #define FLOAT_ADM_RECIP_ENTRIES 4096
 

@@ -36,6 +36,7 @@ extern const VqxFeatureExtractor vqx_fex_float_moment_cuda;
 extern const VqxFeatureExtractor vqx_fex_float_ansnr_cuda;
 extern const VqxFeatureExtractor vqx_fex_float_motion_cuda;
 extern const VqxFeatureExtractor vqx_fex_float_vif_cuda;
+extern const VqxFeatureExtractor vqx_fex_float_adm_cuda;
 #endif
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
@@ -70,6 +71,7 @@ static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_float_ansnr_cuda,
     &vqx_fex_float_motion_cuda,
     &vqx_fex_float_vif_cuda,
+    &vqx_fex_float_adm_cuda,
 #endif
     NULL
 };
