@@ -59,6 +59,9 @@
 #include "feature/vif.h"
 #include "options.h"
 
+/* The CPU's conversion of the samples to floats: its scalar C (set in main). */
+static FloatPictureDSPContext cpu_conversion;
+
 /* Extra samples at the end of each device row: the kernels take a pitch. */
 #define PITCH_PAD 5
 
@@ -191,8 +194,8 @@ static void float_chains(const VqxPicture *ref, const VqxPicture *dis, double ch
     if (!r || !d) exit(1);
     for (unsigned k = 0; k < 5; k++) chain[k] = 0;
     for (unsigned y = 0; y < h; y++) {
-        vqx_float_rows(r, 0, ref, 0, y, 1, 0.0f);
-        vqx_float_rows(d, 0, dis, 0, y, 1, 0.0f);
+        vqx_float_rows(&cpu_conversion, r, 0, ref, 0, y, 1, 0.0f);
+        vqx_float_rows(&cpu_conversion, d, 0, dis, 0, y, 1, 0.0f);
         chain[0] = vqx_float_psnr_row_noise_c(r, d, (int)w, chain[0]);
         vqx_float_moment_row_sums_c(r, d, (int)w, chain + 1);
     }
@@ -255,8 +258,8 @@ static void ansnr_cpu_row(const VqxPicture *pic, const float *filter, int n, int
     const float *taps_rows[FLOAT_ANSNR_MAX_TAPS];
     for (int i = 0; i < n; i++) {
         float *row = rows + (size_t)i * (size_t)(w + 2 * margin) + margin;
-        vqx_float_rows(row, 0, pic, 0, (unsigned)vqx_mirror_hybrid(y - n / 2 + i, h), 1,
-                       -128.0f);
+        vqx_float_rows(&cpu_conversion, row, 0, pic, 0,
+                       (unsigned)vqx_mirror_hybrid(y - n / 2 + i, h), 1, -128.0f);
         for (int m = 1; m <= margin; m++) {
             row[-m] = row[vqx_mirror_hybrid(-m, w)];
             row[w - 1 + m] = row[vqx_mirror_hybrid(w - 1 + m, w)];
@@ -341,7 +344,7 @@ static void motion_cpu_blur(const FloatMotionState *s, const VqxPicture *pic, fl
     const int w = (int)pic->w[0], h = (int)pic->h[0], r = s->n_taps / 2;
     float *plane = malloc(sizeof(float) * (size_t)w * h), *mid = malloc(sizeof(float) * (w + 4));
     if (!plane || !mid) exit(1);
-    vqx_float_plane(plane, w, pic, 0, -128.0f);
+    vqx_float_plane(&cpu_conversion, plane, w, pic, 0, -128.0f);
     for (int y = 0; y < h; y++) {
         const float *rows[FLOAT_MOTION_MAX_TAPS];
         for (int k = 0; k < s->n_taps; k++)
@@ -611,7 +614,7 @@ static void check_float_vif(const VqxPicture *ref, const VqxPicture *dis, const 
     const VqxPicture *pics[2] = { ref, dis };
     unsigned bad = 0;
     for (int i = 0; i < 2; i++) {
-        vqx_float_plane(planes[i], w, pics[i], 0, -128.0f);
+        vqx_float_plane(&cpu_conversion, planes[i], w, pics[i], 0, -128.0f);
         const size_t pitch = (size_t)w + PITCH_PAD;
         void *d_src = dev_plane(pics[i], pitch);
         float *d_dst = dev_alloc((size_t)w * h * 4);
@@ -723,8 +726,8 @@ static void check_float_adm(const VqxPicture *ref, const VqxPicture *dis, const 
     float *thr = malloc((size_t)s->level[0].w * 4);
     float *cpu_rows = malloc(9 * (size_t)s->level[0].h * 4);
     if (!thr || !cpu_rows) exit(1);
-    vqx_float_plane(in[0], W, ref, 0, -128.0f);
-    vqx_float_plane(in[1], W, dis, 0, -128.0f);
+    vqx_float_plane(&cpu_conversion, in[0], W, ref, 0, -128.0f);
+    vqx_float_plane(&cpu_conversion, in[1], W, dis, 0, -128.0f);
     const size_t pitch = (size_t)W + PITCH_PAD;
     void *d_pic[2] = { dev_plane(ref, pitch), dev_plane(dis, pitch) };
     float taps[8];
@@ -1252,6 +1255,7 @@ static const char *const adm_opts[] = {
 
 int main(void)
 {
+    vqx_float_picture_dsp_init(&cpu_conversion, 0);
     skip_without_device();
     /* odd sizes, each feature's smallest, several blocks wide and tall */
     static const unsigned sizes[][2] = { { 3, 3 }, { 16, 16 }, { 33, 33 }, { 37, 35 },

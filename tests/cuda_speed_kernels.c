@@ -123,10 +123,10 @@ static void cpu_plane(const SpeedPlan *plan, const float *img, CpuPlane *c)
     vqx_speed_demean(plan, c->demeaned, local, g->dec_w, row);
     vqx_speed_covariance(g, c->demeaned, g->dec_w, c->cov);
     vqx_speed_eigenvalues(c->cov, c->eig, scratch);
-    vqx_speed_householder_qr(c->cov, c->q, c->r, scratch);
+    vqx_speed_householder_qr(&plan->dsp, c->cov, c->q, c->r, scratch);
     vqx_speed_block_samples(g, c->demeaned, g->dec_w, samples);
     c->singular = !vqx_speed_is_regular(c->eig) ||
-                  vqx_speed_solve(c->cov, samples, g->n_blocks, x, scratch);
+                  vqx_speed_solve(&plan->dsp, c->cov, samples, g->n_blocks, x, scratch);
     if (c->singular) memset(x, 0, sizeof(float) * N * nb);
     c->variance = xmalloc(sizeof(float) * nb);
     vqx_speed_variances(g, x, samples, c->variance);

@@ -119,7 +119,7 @@ def check_key_order(args, pairs):
     checked = failed = 0
     for pair_id, golden, skipped, inputs in pairs:
         run = next(r for r in golden["runs"] if r["name"] == args.run)
-        cmd = [args.vqx]
+        cmd = [args.vqx] + (["--cpumask", args.cpumask] if args.cpumask else [])
         models = [m for m in run["models"] if f"model {m}" not in skipped]
         for spec in models:
             cmd += ["-m", spec]
@@ -184,6 +184,8 @@ def main():
     ap.add_argument("--key-order", action="store_true",
                     help="compute the whole run and compare the order of its keys")
     ap.add_argument("--threads", default="0,2")
+    ap.add_argument("--cpumask", default="",
+                    help="passed to vqx: the SIMD levels not to use (16: AVX2 alone, 63: the C)")
     ap.add_argument("--pairs", default=os.environ.get("VQX_GOLDEN_PAIRS", ""),
                     help="comma-separated pair ids (default: all, or $VQX_GOLDEN_PAIRS)")
     args = ap.parse_args()
@@ -209,7 +211,7 @@ def main():
     checked = failed = refused = 0
     for pair_id, golden, skipped, inputs in pairs:
         run = next(r for r in golden["runs"] if r["name"] == args.run)
-        cmd = [args.vqx]
+        cmd = [args.vqx] + (["--cpumask", args.cpumask] if args.cpumask else [])
         features = []
         for spec in run["features"]:
             name = spec.split("=", 1)[0]

@@ -263,8 +263,10 @@ static void test_ssim_kernel(void)
         for (size_t di = 0; di < sizeof(depths) / sizeof(depths[0]); di++) {
             VqxPicture ref, dis;
             alloc_pair(&ref, &dis, VQX_PIX_400, depths[di], w, h, (uint32_t)(w * 31 + h + di));
-            vqx_float_plane(r, w, &ref, 0, 0.0f);
-            vqx_float_plane(c, w, &dis, 0, 0.0f);
+            FloatPictureDSPContext conversion;
+            vqx_float_picture_dsp_init(&conversion, 0);
+            vqx_float_plane(&conversion, r, w, &ref, 0, 0.0f);
+            vqx_float_plane(&conversion, c, w, &dis, 0, 0.0f);
             /* the float conversion: the sample over 2^(bpc - 8) */
             CHECK(r[w + 3] == (float)get_sample(&ref, 0, 3, 1) / (float)(1u << (depths[di] - 8)));
             const VqxSsimMeans want = plain_ssim(r, c, (int)w, (int)h);

@@ -1,12 +1,14 @@
 /*
  * feature/float_picture: every sample value of every depth converts to the
  * float libvmaf's picture_copy writes (a division by 2^(bpc - 8), then the
- * offset), for whole planes and row ranges; the peak is the largest value.
+ * offset), for whole planes and row ranges, with the scalar C and with the
+ * SIMD entries this CPU has; the peak is the largest value.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cpu.h"
 #include "feature/float_picture.h"
 #include "vqx/vqx.h"
 
@@ -45,21 +47,26 @@ int main(void)
             }
         }
 
-        for (unsigned o = 0; o < 2; o++) {
+        /* offsets 0 and -128, with the C (o < 2), then with this CPU's SIMD entries */
+        for (unsigned o = 0; o < 4; o++) {
+            FloatPictureDSPContext dsp;
+            vqx_float_picture_dsp_init(&dsp, o < 2 ? 0 : vqx_cpu_flags(0));
             const ptrdiff_t stride = (ptrdiff_t)vqx_float_stride(w);
-            vqx_float_plane(plane, stride, &pic, 0, offsets[o]);
+            vqx_float_plane(&dsp, plane, stride, &pic, 0, offsets[o % 2]);
             unsigned bad = 0;
             for (unsigned y = 0; y < h; y++)
                 for (unsigned x = 0; x < w; x++)
-                    bad += plane[y * stride + x] != expected(sample(&pic, x, y), bpc, offsets[o]);
-            CHECK(!bad, "%u bits, offset %g: %u samples differ", bpc, (double)offsets[o], bad);
+                    bad += plane[y * stride + x] !=
+                           expected(sample(&pic, x, y), bpc, offsets[o % 2]);
+            CHECK(!bad, "%u bits, offset %g: %u samples differ", bpc, (double)offsets[o % 2], bad);
 
             const unsigned y0 = 37, n = 5;
-            vqx_float_rows(plane, stride, &pic, 0, y0, n, offsets[o]);
+            vqx_float_rows(&dsp, plane, stride, &pic, 0, y0, n, offsets[o % 2]);
             bad = 0;
             for (unsigned y = 0; y < n; y++)
                 for (unsigned x = 0; x < w; x++)
-                    bad += plane[y * stride + x] != expected(sample(&pic, x, y0 + y), bpc, offsets[o]);
+                    bad += plane[y * stride + x] !=
+                           expected(sample(&pic, x, y0 + y), bpc, offsets[o % 2]);
             CHECK(!bad, "%u bits, rows %u..%u: %u samples differ", bpc, y0, y0 + n - 1, bad);
         }
         CHECK(vqx_float_peak(bpc) == (double)expected(max, bpc, 0.0f), "%u bits: peak %.17g",

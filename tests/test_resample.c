@@ -2,13 +2,15 @@
  * feature/resample: every output sample of every method equals libvmaf's
  * vif_scale_frame_s evaluated directly, one pixel at a time (its
  * coordinates, weights and sums written out again here), for shrinking,
- * enlarging, odd sizes and float_motion's halving.
+ * enlarging, odd sizes and float_motion's halving, with the row entries this
+ * CPU's SIMD allows (tests/checkasm/resample.c compares them with the C).
  */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cpu.h"
 #include "feature/resample.h"
 
 #include "check.h"
@@ -91,7 +93,8 @@ int main(void)
         }
         for (int m = VQX_RESAMPLE_NEAREST; m <= VQX_RESAMPLE_LANCZOS4; m++) {
             VqxResampler r;
-            CHECK(!vqx_resampler_init(&r, (enum VqxResampleMethod)m, sw, sh, dw, dh), "init");
+            CHECK(!vqx_resampler_init(&r, (enum VqxResampleMethod)m, sw, sh, dw, dh,
+                                      vqx_cpu_flags(0)), "init");
             vqx_resample(&r, src, src_stride, dst, dst_stride);
             unsigned bad = 0;
             for (unsigned y = 0; y < dh; y++)

@@ -383,7 +383,8 @@ static void test_linalg(void)
     /* solve: cov * x = samples */
     vqx_speed_block_samples(&plan.geo, w.dec, w.dec_stride, w.samples);
     const unsigned nb = plan.geo.n_blocks;
-    CHECK(!vqx_speed_solve(w.cov, w.samples, nb, w.solution, w.linalg), "regular system refused");
+    CHECK(!vqx_speed_solve(&plan.dsp, w.cov, w.samples, nb, w.solution, w.linalg),
+          "regular system refused");
     double resid = 0, norm = 0;
     for (int i = 0; i < SPEED_DIM; i++) {
         for (unsigned b = 0; b < nb; b++) {
@@ -403,7 +404,7 @@ static void test_linalg(void)
     /* a pivot below 1e-6: refused by the solve itself */
     for (int i = 0; i < SPEED_DIM; i++)
         diag[i * SPEED_DIM + i] = i == 7 ? 1e-7f : 1.0f;
-    CHECK(vqx_speed_solve(diag, w.samples, nb, w.solution, w.linalg) == -EINVAL,
+    CHECK(vqx_speed_solve(&plan.dsp, diag, w.samples, nb, w.solution, w.linalg) == -EINVAL,
           "near-singular system solved");
 
     free(img);
@@ -716,14 +717,14 @@ static void test_temporal_prescale(void)
             make_picture(&r1, c.layout, c.bpc, w, h, 11, c.ref_fill);
             make_picture(&d1, c.layout, c.bpc, w, h, 31, c.dis_fill);
             float *a = malloc(sizeof(float) * w * h), *b = malloc(sizeof(float) * w * h);
-            vqx_float_plane(a, w, &r0, 0, -128.0f);
-            vqx_float_plane(b, w, &r1, 0, -128.0f);
+            vqx_float_plane(&plan.picture, a, w, &r0, 0, -128.0f);
+            vqx_float_plane(&plan.picture, b, w, &r1, 0, -128.0f);
             for (unsigned i = 0; i < w * h; i++)
                 a[i] -= b[i];
             vqx_speed_analyse(&plan, &work, a, w, &sr);
-            vqx_float_plane(a, w, &d0, 0, -128.0f);
+            vqx_float_plane(&plan.picture, a, w, &d0, 0, -128.0f);
             if (!use_ref_diff)
-                vqx_float_plane(b, w, &d1, 0, -128.0f);
+                vqx_float_plane(&plan.picture, b, w, &d1, 0, -128.0f);
             for (unsigned i = 0; i < w * h; i++)
                 a[i] -= b[i];
             vqx_speed_analyse(&plan, &work, a, w, &sd);

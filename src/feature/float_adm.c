@@ -245,7 +245,7 @@ static const float *picture_row(FloatAdmState *s, const VqxPicture *pic, int y)
 {
     const int slot = y & 3;
     if (s->pix_row_of[slot] != y) {
-        vqx_float_rows(s->pix_rows[slot], 0, pic, 0, (unsigned)y, 1, -128.0f);
+        vqx_float_rows(&s->pic_dsp, s->pix_rows[slot], 0, pic, 0, (unsigned)y, 1, -128.0f);
         s->pix_row_of[slot] = y;
     }
     return s->pix_rows[slot];
@@ -405,6 +405,7 @@ int vqx_float_adm_setup(FloatAdmState *s, const VqxFrameFormat *fmt, VqxSink *si
         .cos_1deg_sq = (float)(cos(1.0 * PI / 180.0) * cos(1.0 * PI / 180.0)),
         .gain_limit = s->gain_limit };
     vqx_float_adm_dsp_init(&s->dsp, fmt->cpu_flags);
+    vqx_float_picture_dsp_init(&s->pic_dsp, fmt->cpu_flags);
 
     int w = s->w, h = s->h;
     for (int k = 0; k < ADM_SCALES; k++) {

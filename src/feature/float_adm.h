@@ -10,6 +10,7 @@
 #include "feature/adm.h"
 #include "feature/extractor.h"
 #include "feature/float_adm_dsp.h"
+#include "feature/float_picture.h"
 
 typedef struct FloatAdmLevel {
     int w, h;
@@ -40,6 +41,7 @@ typedef struct FloatAdmState {
     uint32_t recip_table[FLOAT_ADM_RECIP_ENTRIES];
     FloatAdmDecoupleParams decouple;
     FloatAdmDSPContext dsp;
+    FloatPictureDSPContext pic_dsp; /* the samples' conversion to floats */
     FloatAdmLevel level[ADM_SCALES];
 
     ptrdiff_t stride;

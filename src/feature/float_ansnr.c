@@ -81,6 +81,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     s->ref_rows = malloc(sizeof(float) * BLOCK * fmt->w);
     s->dis_rows = malloc(sizeof(float) * BLOCK * fmt->w);
     vqx_float_ansnr_dsp_init(&s->dsp, fmt->cpu_flags);
+    vqx_float_picture_dsp_init(&s->pic_dsp, fmt->cpu_flags);
     return s->ref && s->dis && s->ref_rows && s->dis_rows ? 0 : -ENOMEM;
 }
 
@@ -91,7 +92,7 @@ static const float *ring_row(const FloatAnsnrState *s, float *ring, int *next,
 {
     for (; *next <= j; (*next)++) {
         float *row = ring + (*next % RING) * s->stride + MARGIN;
-        vqx_float_rows(row, 0, pic, 0, (unsigned)*next, 1, -128.0f);
+        vqx_float_rows(&s->pic_dsp, row, 0, pic, 0, (unsigned)*next, 1, -128.0f);
         for (int m = 1; m <= MARGIN; m++) {
             row[-m] = row[vqx_mirror_hybrid(-m, s->w)];
             row[s->w - 1 + m] = row[vqx_mirror_hybrid(s->w - 1 + m, s->w)];

@@ -7,6 +7,7 @@
 
 #include "feature/extractor.h"
 #include "feature/float_ansnr_dsp.h"
+#include "feature/float_picture.h"
 #include "feature/float_sample.h"
 
 typedef struct FloatAnsnrState {
@@ -18,6 +19,7 @@ typedef struct FloatAnsnrState {
     int ref_next, dis_next;     /* the first row of the frame not yet in them */
     float *ref_rows, *dis_rows; /* BLOCK filtered rows, w floats apart */
     FloatAnsnrDSPContext dsp;
+    FloatPictureDSPContext pic_dsp; /* the samples' conversion to floats */
 } FloatAnsnrState;
 
 extern const char *const vqx_float_ansnr_keys[];

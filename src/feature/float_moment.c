@@ -12,6 +12,7 @@
 typedef struct FloatMomentState {
     float *ref_row, *dis_row;
     FloatMomentDSPContext dsp;
+    FloatPictureDSPContext pic_dsp; /* the samples' conversion to floats */
 } FloatMomentState;
 
 /* in the order of the sums (float_moment_dsp.h) */
@@ -32,6 +33,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 {
     (void)sink;
     FloatMomentState *s = priv;
+    vqx_float_picture_dsp_init(&s->pic_dsp, fmt->cpu_flags);
     vqx_float_moment_dsp_init(&s->dsp, fmt->cpu_flags);
     s->ref_row = malloc(sizeof(float) * fmt->w);
     s->dis_row = malloc(sizeof(float) * fmt->w);
@@ -45,8 +47,8 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     const int w = (int)ref->w[0], h = (int)ref->h[0];
     double sum[FLOAT_MOMENT_SUMS] = { 0 };
     for (int y = 0; y < h; y++) {
-        vqx_float_rows(s->ref_row, 0, ref, 0, (unsigned)y, 1, 0.0f);
-        vqx_float_rows(s->dis_row, 0, dis, 0, (unsigned)y, 1, 0.0f);
+        vqx_float_rows(&s->pic_dsp, s->ref_row, 0, ref, 0, (unsigned)y, 1, 0.0f);
+        vqx_float_rows(&s->pic_dsp, s->dis_row, 0, dis, 0, (unsigned)y, 1, 0.0f);
         s->dsp.row_sums(s->ref_row, s->dis_row, w, sum);
     }
     return vqx_float_moment_emit(sum, (unsigned)w, (unsigned)h, frame, sink);

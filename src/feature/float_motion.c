@@ -139,6 +139,7 @@ int vqx_float_motion_setup(FloatMotionState *s, const VqxFrameFormat *fmt, VqxSi
     s->taps = s->filter_size == 1 ? identity5 : s->filter_size == 3 ? blur3 : blur5;
     s->n_taps = s->filter_size == 3 ? 3 : 5;
     vqx_float_motion_dsp_init(&s->dsp, fmt->cpu_flags);
+    vqx_float_picture_dsp_init(&s->pic_dsp, fmt->cpu_flags);
     s->n_planes = s->add_uv ? 3 : 1;
     for (unsigned p = 0; p < s->n_planes; p++) {
         FloatMotionGeometry *g = &s->geo[p];
@@ -153,7 +154,7 @@ int vqx_float_motion_setup(FloatMotionState *s, const VqxFrameFormat *fmt, VqxSi
         g->half_h = (int)(g->h * 0.5 + 0.5);
         g->half_stride = (ptrdiff_t)vqx_float_stride((unsigned)g->half_w);
         if (vqx_resampler_init(&g->halve, VQX_RESAMPLE_BILINEAR, (unsigned)g->w, (unsigned)g->h,
-                               (unsigned)g->half_w, (unsigned)g->half_h))
+                               (unsigned)g->half_w, (unsigned)g->half_h, fmt->cpu_flags))
             return -ENOMEM;
     }
     return 0;
@@ -249,7 +250,7 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     const unsigned cur = frame & 1;
     for (unsigned p = 0; p < s->n_planes; p++) {
         const FloatMotionGeometry *g = &s->geo[p];
-        vqx_float_plane(s->plane, g->stride, ref, p, -128.0f);
+        vqx_float_plane(&s->pic_dsp, s->plane, g->stride, ref, p, -128.0f);
         blur_plane(&s->dsp, s->taps, s->n_taps, s->plane, s->blur[p][cur], s->row, g->w, g->h,
                    g->stride);
         if (s->add_scale1)

@@ -9,6 +9,7 @@
 
 #include "feature/extractor.h"
 #include "feature/float_motion_dsp.h"
+#include "feature/float_picture.h"
 #include "feature/resample.h"
 
 /* A plane's geometry, and its bilinear halving (motion_add_scale1). */
@@ -38,6 +39,7 @@ typedef struct FloatMotionState {
     const float *taps;
     int n_taps;
     FloatMotionDSPContext dsp;
+    FloatPictureDSPContext pic_dsp; /* the samples' conversion to floats */
     float *plane;           /* the frame as floats, one plane at a time */
     float *row;             /* a column-blurred row, with mirrored margins */
     float *blur[3][2];      /* blurred plane of frame n in [p][n & 1] */

@@ -2,9 +2,7 @@
 #include "feature/float_picture.h"
 #include "feature/float_sample.h"
 
-void BF(vqx_float_convert)(float *dst, ptrdiff_t dst_stride, const void *src,
-                           ptrdiff_t src_stride, unsigned w, unsigned h,
-                           float inv_scale, float offset)
+FLOAT_CONVERT(BF(vqx_float_convert))
 {
     for (unsigned y = 0; y < h; y++) {
         const pixel *s = PIXEL_ROW(pixel, src, src_stride, y);

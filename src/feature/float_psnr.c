@@ -34,6 +34,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     FloatPsnrState *s = priv;
     vqx_float_psnr_setup(s, fmt);
     vqx_float_psnr_dsp_init(&s->dsp, fmt->cpu_flags);
+    vqx_float_picture_dsp_init(&s->pic_dsp, fmt->cpu_flags);
     s->ref_row = malloc(sizeof(float) * fmt->w);
     s->dis_row = malloc(sizeof(float) * fmt->w);
     return s->ref_row && s->dis_row ? 0 : -ENOMEM;
@@ -46,8 +47,8 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     const int w = (int)ref->w[0], h = (int)ref->h[0];
     double noise = 0;
     for (int y = 0; y < h; y++) {
-        vqx_float_rows(s->ref_row, 0, ref, 0, (unsigned)y, 1, 0.0f);
-        vqx_float_rows(s->dis_row, 0, dis, 0, (unsigned)y, 1, 0.0f);
+        vqx_float_rows(&s->pic_dsp, s->ref_row, 0, ref, 0, (unsigned)y, 1, 0.0f);
+        vqx_float_rows(&s->pic_dsp, s->dis_row, 0, dis, 0, (unsigned)y, 1, 0.0f);
         noise = s->dsp.row_noise(s->ref_row, s->dis_row, w, noise);
     }
     return vqx_float_psnr_emit(s, noise, frame, sink);

@@ -4,6 +4,7 @@
 #define VQX_FEATURE_FLOAT_PSNR_H
 
 #include "feature/extractor.h"
+#include "feature/float_picture.h"
 #include "feature/float_psnr_dsp.h"
 
 typedef struct FloatPsnrState {
@@ -11,6 +12,7 @@ typedef struct FloatPsnrState {
     unsigned w, h, bpc;
     float *ref_row, *dis_row; /* the CPU extractor's */
     FloatPsnrDSPContext dsp;
+    FloatPictureDSPContext pic_dsp; /* the samples' conversion to floats */
 } FloatPsnrState;
 
 extern const char *const vqx_float_psnr_keys[];

@@ -96,6 +96,7 @@ int vqx_float_vif_setup(FloatVifState *s, const VqxFrameFormat *fmt, VqxSink *si
     const unsigned h = (unsigned)(int)(fmt->h * s->prescale + 0.5);
     s->resample = w != fmt->w || h != fmt->h;
     vqx_float_vif_dsp_init(&s->dsp, fmt->cpu_flags);
+    vqx_float_picture_dsp_init(&s->pic_dsp, fmt->cpu_flags);
 
     const unsigned first = s->skip_scale0 ? 1 : 0;
     for (unsigned sc = 0; sc < SCALES; sc++) {
@@ -122,7 +123,7 @@ int vqx_float_vif_setup(FloatVifState *s, const VqxFrameFormat *fmt, VqxSink *si
                         (FloatVifPlane){ .w = w >> sc, .h = h >> sc, .stride = w >> sc };
     if (s->resample &&
         vqx_resampler_init(&s->resampler, vqx_resample_method(s->prescale_method), fmt->w,
-                           fmt->h, w, h))
+                           fmt->h, w, h, fmt->cpu_flags))
         return vqx_fail(sink, -ENOMEM, "float_vif: out of memory");
     return 0;
 }
@@ -257,8 +258,8 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
                    unsigned frame, VqxSink *sink)
 {
     FloatVifState *s = priv;
-    vqx_float_plane(s->input.ref, s->input.stride, ref, 0, -128.0f);
-    vqx_float_plane(s->input.dis, s->input.stride, dis, 0, -128.0f);
+    vqx_float_plane(&s->pic_dsp, s->input.ref, s->input.stride, ref, 0, -128.0f);
+    vqx_float_plane(&s->pic_dsp, s->input.dis, s->input.stride, dis, 0, -128.0f);
     if (s->resample) {
         const FloatVifPlane *p = &s->planes[0];
         vqx_resample(&s->resampler, s->input.ref, s->input.stride, p->ref, p->stride);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "feature/extractor.h"
+#include "feature/float_picture.h"
 #include "feature/float_vif_dsp.h"
 #include "feature/resample.h"
 
@@ -42,6 +43,7 @@ typedef struct FloatVifState {
     float *h_mu1, *h_mu2, *h_xx, *h_yy, *h_xy;
     void *mem;
     FloatVifDSPContext dsp;
+    FloatPictureDSPContext pic_dsp; /* the samples' conversion to floats */
 } FloatVifState;
 
 extern const char *const vqx_float_vif_keys[];

@@ -30,6 +30,7 @@ typedef struct MsSsimState {
     unsigned w[SCALES], h[SCALES];
     float *ref[SCALES], *cmp[SCALES]; /* the pyramid, each scale at stride w[i] */
     VqxSsimScratch scratch;
+    FloatPictureDSPContext pic_dsp; /* the samples' conversion to floats */
 } MsSsimState;
 
 /* Per-scale keys in libvmaf's order: l for every scale, then c, then s. */
@@ -63,6 +64,7 @@ static const VqxOption options[] = {
 static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 {
     MsSsimState *s = priv;
+    vqx_float_picture_dsp_init(&s->pic_dsp, fmt->cpu_flags);
     if (fmt->w < MIN_SIDE || fmt->h < MIN_SIDE)
         return vqx_fail(sink, -EINVAL,
                         "float_ms_ssim: %ux%u luma is too small for %d scales; "
@@ -86,8 +88,8 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
                    unsigned frame, VqxSink *sink)
 {
     MsSsimState *s = priv;
-    vqx_float_plane(s->ref[0], s->w[0], ref, 0, 0.0f);
-    vqx_float_plane(s->cmp[0], s->w[0], dis, 0, 0.0f);
+    vqx_float_plane(&s->pic_dsp, s->ref[0], s->w[0], ref, 0, 0.0f);
+    vqx_float_plane(&s->pic_dsp, s->cmp[0], s->w[0], dis, 0, 0.0f);
 
     double ms_ssim = 1.0;
     double l[SCALES], c[SCALES], st[SCALES];

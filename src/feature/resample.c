@@ -6,12 +6,16 @@
 
 #include "feature/resample.h"
 
+#if VQX_ARCH_X86
+#include "x86/resample.h"
+#endif
+
 #define PI 3.14159265358979323846 /* M_PI, which strict C11 does not declare */
 
 const char *const vqx_resample_names[] = { "nearest", "bilinear", "bicubic", "lanczos4", NULL };
 
 /* Source samples per output sample along one axis, per method. */
-enum { BICUBIC_TAPS = 4, LANCZOS4_TAPS = 9 };
+enum { BICUBIC_TAPS = 4, LANCZOS4_TAPS = VQX_RESAMPLE_MAX_TAPS };
 static const unsigned method_taps[] = { 1, 2, BICUBIC_TAPS, LANCZOS4_TAPS };
 
 enum VqxResampleMethod vqx_resample_method(const char *name)
@@ -81,11 +85,81 @@ static void axis_init(VqxResampleAxis *ax, enum VqxResampleMethod m, unsigned ta
     }
 }
 
+/* One output row of bicubic or lanczos4 (nt taps, a constant once inlined,
+ * so that the window loops unroll): the window's rows outer, columns inner,
+ * each weight the product of the two axis weights, as libvmaf sums them;
+ * lanczos4 divides by the sum of the weights. */
+static inline void window_row(const float *const rows[], const float *wy,
+                              const VqxResampleAxis *cols, unsigned dst_w, float *out,
+                              unsigned nt, bool normalise)
+{
+    for (unsigned x = 0; x < dst_w; x++) {
+        const int *cx = cols->index + (size_t)x * nt;
+        const float *wx = cols->weight + (size_t)x * nt;
+        float value = 0, weight_sum = 0;
+        for (unsigned ty = 0; ty < nt; ty++) {
+            const float *row = rows[ty];
+            for (unsigned tx = 0; tx < nt; tx++) {
+                const float weight = wx[tx] * wy[ty];
+                if (normalise) weight_sum += weight;
+                value += row[cx[tx]] * weight;
+            }
+        }
+        out[x] = normalise ? value / weight_sum : value;
+    }
+}
+
+RESAMPLE_ROW(vqx_resample_row_nearest_c)
+{
+    (void)wy;
+    for (unsigned x = 0; x < dst_w; x++)
+        out[x] = rows[0][cols->index[x]];
+}
+
+RESAMPLE_ROW(vqx_resample_row_bilinear_c)
+{
+    const float *r1 = rows[0], *r2 = rows[1];
+    for (unsigned x = 0; x < dst_w; x++) {
+        const int x1 = cols->index[2 * x], x2 = cols->index[2 * x + 1];
+        const float *wx = cols->weight + 2 * x;
+        /* (1 - dy)(1 - dx) r1[x1] + (1 - dy) dx r1[x2] + dy (1 - dx) r2[x1] + dy dx r2[x2] */
+        out[x] = wy[0] * wx[0] * r1[x1] + wy[0] * wx[1] * r1[x2] +
+                 wy[1] * wx[0] * r2[x1] + wy[1] * wx[1] * r2[x2];
+    }
+}
+
+RESAMPLE_ROW(vqx_resample_row_bicubic_c)
+{
+    window_row(rows, wy, cols, dst_w, out, BICUBIC_TAPS, false);
+}
+
+RESAMPLE_ROW(vqx_resample_row_lanczos4_c)
+{
+    window_row(rows, wy, cols, dst_w, out, LANCZOS4_TAPS, true);
+}
+
+void vqx_resample_dsp_init(ResampleDSPContext *c, unsigned cpu_flags)
+{
+    c->row[VQX_RESAMPLE_NEAREST] = vqx_resample_row_nearest_c;
+    c->row[VQX_RESAMPLE_BILINEAR] = vqx_resample_row_bilinear_c;
+    c->row[VQX_RESAMPLE_BICUBIC] = vqx_resample_row_bicubic_c;
+    c->row[VQX_RESAMPLE_LANCZOS4] = vqx_resample_row_lanczos4_c;
+#if VQX_ARCH_X86
+    vqx_resample_dsp_init_x86(c, cpu_flags);
+#else
+    (void)cpu_flags;
+#endif
+}
+
 int vqx_resampler_init(VqxResampler *r, enum VqxResampleMethod method,
-                       unsigned src_w, unsigned src_h, unsigned dst_w, unsigned dst_h)
+                       unsigned src_w, unsigned src_h, unsigned dst_w, unsigned dst_h,
+                       unsigned cpu_flags)
 {
     const unsigned taps = method_taps[method];
-    *r = (VqxResampler){ .method = method, .taps = taps, .dst_w = dst_w, .dst_h = dst_h };
+    ResampleDSPContext dsp;
+    vqx_resample_dsp_init(&dsp, cpu_flags);
+    *r = (VqxResampler){ .method = method, .taps = taps, .dst_w = dst_w, .dst_h = dst_h,
+                         .row = dsp.row[method] };
     r->cols.index = malloc(sizeof(int) * dst_w * taps);
     r->cols.weight = malloc(sizeof(float) * dst_w * taps);
     r->rows.index = malloc(sizeof(int) * dst_h * taps);
@@ -108,62 +182,15 @@ void vqx_resampler_free(VqxResampler *r)
     r->cols = r->rows = (VqxResampleAxis){ 0 };
 }
 
-/* One output row of bicubic or lanczos4 (nt taps, a constant once inlined,
- * so that the window loops unroll): the window's rows outer, columns inner,
- * each weight the product of the two axis weights, as libvmaf sums them;
- * lanczos4 divides by the sum of the weights. */
-static inline void window_row(const VqxResampler *r, const float *src, ptrdiff_t src_stride,
-                              const int *ry, const float *wy, float *out, unsigned nt,
-                              bool normalise)
-{
-    for (unsigned x = 0; x < r->dst_w; x++) {
-        const int *cx = r->cols.index + (size_t)x * nt;
-        const float *wx = r->cols.weight + (size_t)x * nt;
-        float value = 0, weight_sum = 0;
-        for (unsigned ty = 0; ty < nt; ty++) {
-            const float *row = src + ry[ty] * src_stride;
-            for (unsigned tx = 0; tx < nt; tx++) {
-                const float weight = wx[tx] * wy[ty];
-                if (normalise) weight_sum += weight;
-                value += row[cx[tx]] * weight;
-            }
-        }
-        out[x] = normalise ? value / weight_sum : value;
-    }
-}
-
 void vqx_resample(const VqxResampler *r, const float *src, ptrdiff_t src_stride,
                   float *dst, ptrdiff_t dst_stride)
 {
     const unsigned nt = r->taps;
+    const float *rows[VQX_RESAMPLE_MAX_TAPS];
     for (unsigned y = 0; y < r->dst_h; y++) {
         const int *ry = r->rows.index + (size_t)y * nt;
-        const float *wy = r->rows.weight + (size_t)y * nt;
-        float *out = dst + (ptrdiff_t)y * dst_stride;
-        switch (r->method) {
-        case VQX_RESAMPLE_NEAREST: {
-            const float *row = src + ry[0] * src_stride;
-            for (unsigned x = 0; x < r->dst_w; x++)
-                out[x] = row[r->cols.index[x]];
-            break;
-        }
-        case VQX_RESAMPLE_BILINEAR: {
-            const float *r1 = src + ry[0] * src_stride, *r2 = src + ry[1] * src_stride;
-            for (unsigned x = 0; x < r->dst_w; x++) {
-                const int x1 = r->cols.index[2 * x], x2 = r->cols.index[2 * x + 1];
-                const float *wx = r->cols.weight + 2 * x;
-                /* (1 - dy)(1 - dx) r1[x1] + (1 - dy) dx r1[x2] + dy (1 - dx) r2[x1] + dy dx r2[x2] */
-                out[x] = wy[0] * wx[0] * r1[x1] + wy[0] * wx[1] * r1[x2] +
-                         wy[1] * wx[0] * r2[x1] + wy[1] * wx[1] * r2[x2];
-            }
-            break;
-        }
-        case VQX_RESAMPLE_BICUBIC:
-            window_row(r, src, src_stride, ry, wy, out, BICUBIC_TAPS, false);
-            break;
-        case VQX_RESAMPLE_LANCZOS4:
-            window_row(r, src, src_stride, ry, wy, out, LANCZOS4_TAPS, true);
-            break;
-        }
+        for (unsigned t = 0; t < nt; t++) rows[t] = src + ry[t] * src_stride;
+        r->row(rows, r->rows.weight + (size_t)y * nt, &r->cols, r->dst_w,
+               dst + (ptrdiff_t)y * dst_stride);
     }
 }

@@ -54,34 +54,48 @@ static int mirror_index(int i, int n)
     return i < 0 ? -i : i >= n ? 2 * n - i - 2 : i;
 }
 
-/* Runs of the scaled-image columns that the anti-alias filter reads when it
- * is evaluated at columns 0, 16, 32... only. */
-static int spans_init(SpeedPlan *p)
+/* Runs of [0, w) (scaled-image columns or rows) that the anti-alias filter
+ * reads when it is evaluated at 0, 16, 32... (n_dec points) only. */
+static int needed_runs(const SpeedPlan *p, unsigned w, unsigned n_dec, SpeedSpan **runs,
+                       unsigned *n_runs)
 {
-    const unsigned w = p->geo.scaled_w;
     const int half = p->antialias_len / 2;
     unsigned char *needed = calloc(w, 1);
     if (!needed) return -ENOMEM;
-    for (unsigned j = 0; j < p->geo.dec_w; j++)
+    for (unsigned j = 0; j < n_dec; j++)
         for (int t = 0; t < p->antialias_len; t++)
             needed[mirror_index((int)(j * SPEED_DECIMATION) - half + t, (int)w)] = 1;
 
     unsigned n = 0;
     for (unsigned x = 0; x < w; x++)
         n += needed[x] && (x == 0 || !needed[x - 1]);
-    p->spans = malloc(sizeof(*p->spans) * (n ? n : 1));
-    if (!p->spans) {
+    *runs = malloc(sizeof(**runs) * (n ? n : 1));
+    if (!*runs) {
         free(needed);
         return -ENOMEM;
     }
-    p->n_spans = 0;
+    *n_runs = 0;
     for (unsigned x = 0; x < w; x++) {
         if (!needed[x]) continue;
         if (x == 0 || !needed[x - 1])
-            p->spans[p->n_spans++] = (SpeedSpan){ x, 0 };
-        p->spans[p->n_spans - 1].count++;
+            (*runs)[(*n_runs)++] = (SpeedSpan){ x, 0 };
+        (*runs)[*n_runs - 1].count++;
     }
     free(needed);
+    return 0;
+}
+
+/* The loaded plane's rows that the analysis reads: every row for the
+ * prescale, else the decimating filter's (9 of 16 at kernel scale 1), so
+ * that the loads and speed_temporal's differences skip the others. */
+static int row_runs_init(SpeedPlan *p)
+{
+    if (!p->geo.rescale)
+        return needed_runs(p, p->geo.scaled_h, p->geo.dec_h, &p->row_runs, &p->n_row_runs);
+    p->row_runs = malloc(sizeof(*p->row_runs));
+    if (!p->row_runs) return -ENOMEM;
+    p->row_runs[0] = (SpeedSpan){ 0, p->geo.in_h };
+    p->n_row_runs = 1;
     return 0;
 }
 
@@ -109,12 +123,15 @@ int vqx_speed_plan_init(SpeedPlan *p, unsigned w, unsigned h,
     p->local_mean_len = (int)vqx_vif_filter_size(4, ks);
     vqx_vif_gaussian(p->local_mean, (unsigned)p->local_mean_len, p->local_mean_len / 5.0f);
 
+    vqx_speed_dsp_init(&p->dsp, params->cpu_flags);
+    vqx_float_picture_dsp_init(&p->picture, params->cpu_flags);
     int ret = 0;
     if (p->geo.rescale) {
         ret = vqx_resampler_init(&p->prescale, params->scaler, w, h, p->geo.scaled_w,
-                                 p->geo.scaled_h);
+                                 p->geo.scaled_h, params->cpu_flags);
     }
-    if (!ret) ret = spans_init(p);
+    if (!ret) ret = needed_runs(p, p->geo.scaled_w, p->geo.dec_w, &p->spans, &p->n_spans);
+    if (!ret) ret = row_runs_init(p);
     if (ret) {
         snprintf(err, err_len, "out of memory");
         vqx_speed_plan_free(p);
@@ -126,7 +143,8 @@ void vqx_speed_plan_free(SpeedPlan *p)
 {
     vqx_resampler_free(&p->prescale);
     free(p->spans);
-    p->spans = NULL;
+    free(p->row_runs);
+    p->spans = p->row_runs = NULL;
 }
 
 int vqx_speed_work_init(SpeedWork *w, const SpeedPlan *plan)
@@ -191,19 +209,12 @@ void vqx_speed_decimate(const SpeedPlan *plan, const float *img, ptrdiff_t strid
     const SpeedGeometry *g = &plan->geo;
     const float *f = plan->antialias;
     const int taps = plan->antialias_len, half = taps / 2;
+    const float *rows[SPEED_MAX_TAPS];
     for (unsigned i = 0; i < g->dec_h; i++) {
         const int y = (int)(i * SPEED_DECIMATION);
-        for (unsigned s = 0; s < plan->n_spans; s++)
-            memset(row + plan->spans[s].first, 0, sizeof(float) * plan->spans[s].count);
-        for (int t = 0; t < taps; t++) {
-            const float *src = img + mirror_index(y - half + t, (int)g->scaled_h) * stride;
-            const float ft = f[t];
-            for (unsigned s = 0; s < plan->n_spans; s++) {
-                const unsigned end = plan->spans[s].first + plan->spans[s].count;
-                for (unsigned x = plan->spans[s].first; x < end; x++)
-                    row[x] += ft * src[x];
-            }
-        }
+        for (int t = 0; t < taps; t++)
+            rows[t] = img + mirror_index(y - half + t, (int)g->scaled_h) * stride;
+        plan->dsp.decimate_columns(rows, f, taps, plan->spans, plan->n_spans, row);
         float *out = dec + (ptrdiff_t)i * dec_stride;
         for (unsigned j = 0; j < g->dec_w; j++) {
             const int x = (int)(j * SPEED_DECIMATION);
@@ -241,8 +252,8 @@ void vqx_speed_demean(const SpeedPlan *plan, float *dec, float *local,
             dec[i * dec_stride + j] -= local[i * dec_stride + j];
 }
 
-void vqx_speed_covariance(const SpeedGeometry *g, const float *dec, ptrdiff_t dec_stride,
-                          float cov[SPEED_DIM * SPEED_DIM])
+static void covariance(SpeedCovarianceSumsFn pair_sums, const SpeedGeometry *g,
+                       const float *dec, ptrdiff_t dec_stride, float cov[SPEED_DIM * SPEED_DIM])
 {
     const unsigned n = g->cov_w * g->cov_h;
     float mean[SPEED_DIM];
@@ -255,24 +266,8 @@ void vqx_speed_covariance(const SpeedGeometry *g, const float *dec, ptrdiff_t de
         mean[o] = sum / n;
     }
 
-    /* Every pair's sum runs over the positions in raster order, as
-     * libvmaf's per-pair loops do; the pairs advance together. */
-    double acc[SPEED_DIM * (SPEED_DIM + 1) / 2] = { 0 };
-    double c[SPEED_DIM];
-    for (unsigned i = 0; i < g->cov_h; i++) {
-        for (unsigned j = 0; j < g->cov_w; j++) {
-            const float *p = dec + i * dec_stride + j;
-            for (int o = 0; o < SPEED_DIM; o++)
-                c[o] = (double)p[(o / SPEED_BLOCK) * dec_stride + o % SPEED_BLOCK] - (double)mean[o];
-            double *a = acc;
-            for (int x = 0; x < SPEED_DIM; x++) {
-                const double cx = c[x];
-                for (int y = 0; y <= x; y++)
-                    a[y] += cx * c[y];
-                a += x + 1;
-            }
-        }
-    }
+    double acc[SPEED_PAIRS];
+    pair_sums(dec, dec_stride, g->cov_w, g->cov_h, mean, acc);
     const double *a = acc;
     for (int x = 0; x < SPEED_DIM; x++) {
         for (int y = 0; y <= x; y++) {
@@ -282,6 +277,12 @@ void vqx_speed_covariance(const SpeedGeometry *g, const float *dec, ptrdiff_t de
         }
         a += x + 1;
     }
+}
+
+void vqx_speed_covariance(const SpeedGeometry *g, const float *dec, ptrdiff_t dec_stride,
+                          float cov[SPEED_DIM * SPEED_DIM])
+{
+    covariance(vqx_speed_covariance_sums_c, g, dec, dec_stride, cov);
 }
 
 void vqx_speed_block_samples(const SpeedGeometry *g, const float *dec, ptrdiff_t dec_stride,
@@ -329,12 +330,13 @@ void vqx_speed_analyse(const SpeedPlan *plan, SpeedWork *w, const float *img,
     }
     vqx_speed_decimate(plan, img, stride, w->row, w->dec, w->dec_stride);
     vqx_speed_demean(plan, w->dec, w->local, w->dec_stride, w->row);
-    vqx_speed_covariance(g, w->dec, w->dec_stride, w->cov);
+    covariance(plan->dsp.covariance_sums, g, w->dec, w->dec_stride, w->cov);
     vqx_speed_eigenvalues(w->cov, w->eig, w->linalg);
     vqx_speed_block_samples(g, w->dec, w->dec_stride, w->samples);
 
     out->singular = !vqx_speed_is_regular(w->eig) ||
-                    vqx_speed_solve(w->cov, w->samples, g->n_blocks, w->solution, w->linalg);
+                    vqx_speed_solve(&plan->dsp, w->cov, w->samples, g->n_blocks, w->solution,
+                                    w->linalg);
     if (out->singular)
         memset(w->solution, 0, sizeof(float) * SPEED_DIM * g->n_blocks);
     vqx_speed_variances(g, w->solution, w->samples, out->variance);
@@ -486,6 +488,7 @@ int vqx_speed_chroma_setup(SpeedChromaState *s, const VqxFrameFormat *fmt, VqxSi
         .sigma_nn = s->sigma_nn,
         .nn_floor = s->nn_floor,
         .weight_var_mode = s->weight_var_mode,
+        .cpu_flags = fmt->cpu_flags,
     };
     return engine_init(&s->engine, s->w, s->h, &params, "speed_chroma", "chroma plane", sink);
 }
@@ -500,14 +503,26 @@ static int chroma_init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     return s->plane ? 0 : -ENOMEM;
 }
 
+/* The plan's row runs of plane `plane` of pic as floats minus 128; the
+ * other rows of dst are not read. */
+static void load_rows(const SpeedPlan *plan, float *dst, ptrdiff_t stride, const VqxPicture *pic,
+                      unsigned plane)
+{
+    for (unsigned r = 0; r < plan->n_row_runs; r++) {
+        const SpeedSpan run = plan->row_runs[r];
+        vqx_float_rows(&plan->picture, dst + (ptrdiff_t)run.first * stride, stride, pic, plane,
+                       run.first, run.count, -128.0f);
+    }
+}
+
 /* SpEED of one chroma plane; true when a covariance was singular. */
 static bool chroma_plane_score(SpeedChromaState *s, const VqxPicture *ref,
                                const VqxPicture *dis, unsigned plane, float *score)
 {
     SpeedEngine *e = &s->engine;
-    vqx_float_plane(s->plane, s->plane_stride, ref, plane, -128.0f);
+    load_rows(&e->plan, s->plane, s->plane_stride, ref, plane);
     vqx_speed_analyse(&e->plan, &e->work, s->plane, s->plane_stride, &e->ref);
-    vqx_float_plane(s->plane, s->plane_stride, dis, plane, -128.0f);
+    load_rows(&e->plan, s->plane, s->plane_stride, dis, plane);
     vqx_speed_analyse(&e->plan, &e->work, s->plane, s->plane_stride, &e->dis);
     *score = vqx_speed_score(&e->plan, &e->ref, &e->dis);
     return e->ref.singular || e->dis.singular;
@@ -585,6 +600,7 @@ int vqx_speed_temporal_setup(SpeedTemporalState *s, const VqxFrameFormat *fmt, V
         .sigma_nn = s->sigma_nn,
         .nn_floor = s->nn_floor,
         .weight_var_mode = 0,
+        .cpu_flags = fmt->cpu_flags,
     };
     s->have_prev = false;
     return engine_init(&s->engine, fmt->w, fmt->h, &params, "speed_temporal", "luma plane", sink);
@@ -604,12 +620,15 @@ static int temporal_init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     return 0;
 }
 
-static void subtract(float *out, const float *a, const float *b, ptrdiff_t stride,
-                     unsigned w, unsigned h)
+/* out = a - b on the plan's row runs (the rows the analysis reads). */
+static void difference_rows(const SpeedPlan *plan, float *out, const float *a, const float *b,
+                            ptrdiff_t stride)
 {
-    for (unsigned y = 0; y < h; y++)
-        for (unsigned x = 0; x < w; x++)
-            out[y * stride + x] = a[y * stride + x] - b[y * stride + x];
+    for (unsigned r = 0; r < plan->n_row_runs; r++) {
+        const ptrdiff_t at = (ptrdiff_t)plan->row_runs[r].first * stride;
+        plan->dsp.difference(out + at, a + at, b + at, stride, plan->geo.in_w,
+                             plan->row_runs[r].count);
+    }
 }
 
 static int temporal_extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
@@ -617,15 +636,15 @@ static int temporal_extract(void *priv, const VqxPicture *ref, const VqxPicture 
 {
     SpeedTemporalState *s = priv;
     SpeedEngine *e = &s->engine;
-    const unsigned w = e->plan.geo.in_w, h = e->plan.geo.in_h;
-    vqx_float_plane(s->cur_ref, s->stride, ref, 0, -128.0f);
-    vqx_float_plane(s->cur_dis, s->stride, dis, 0, -128.0f);
+    load_rows(&e->plan, s->cur_ref, s->stride, ref, 0);
+    load_rows(&e->plan, s->cur_dis, s->stride, dis, 0);
 
     float score = 0.0f;
     if (s->have_prev) {
-        subtract(s->diff, s->prev_ref, s->cur_ref, s->stride, w, h);
+        difference_rows(&e->plan, s->diff, s->prev_ref, s->cur_ref, s->stride);
         vqx_speed_analyse(&e->plan, &e->work, s->diff, s->stride, &e->ref);
-        subtract(s->diff, s->prev_dis, s->use_ref_diff ? s->cur_ref : s->cur_dis, s->stride, w, h);
+        difference_rows(&e->plan, s->diff, s->prev_dis, s->use_ref_diff ? s->cur_ref : s->cur_dis,
+                        s->stride);
         vqx_speed_analyse(&e->plan, &e->work, s->diff, s->stride, &e->dis);
         score = vqx_speed_score(&e->plan, &e->ref, &e->dis);
     }

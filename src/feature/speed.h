@@ -29,7 +29,9 @@
 #include <stddef.h>
 
 #include "feature/extractor.h"
+#include "feature/float_picture.h"
 #include "feature/resample.h"
+#include "feature/speed_dsp.h"
 
 #define SPEED_BLOCK 5                             /* block side */
 #define SPEED_DIM (SPEED_BLOCK * SPEED_BLOCK)     /* covariance order */
@@ -45,6 +47,7 @@ typedef struct SpeedParams {
     float sigma_nn;        /* libvmaf passes these two as float */
     float nn_floor;
     int weight_var_mode;   /* 0..6 */
+    unsigned cpu_flags;    /* the SIMD entries allowed (VqxFrameFormat.cpu_flags; 0: the C) */
 } SpeedParams;
 
 typedef struct SpeedGeometry {
@@ -58,11 +61,6 @@ typedef struct SpeedGeometry {
     unsigned cov_w, cov_h;
 } SpeedGeometry;
 
-/* A run of scaled-image columns that the anti-alias filter reads. */
-typedef struct SpeedSpan {
-    unsigned first, count;
-} SpeedSpan;
-
 /* Everything fixed for one plane size and one option set. Read-only once
  * built: instances on several threads may share it. */
 typedef struct SpeedPlan {
@@ -75,6 +73,10 @@ typedef struct SpeedPlan {
     VqxResampler prescale;       /* when geo.rescale */
     SpeedSpan *spans;            /* columns the decimating filter reads */
     unsigned n_spans;
+    SpeedSpan *row_runs;         /* rows of the loaded plane the analysis reads */
+    unsigned n_row_runs;
+    SpeedDSPContext dsp;         /* for params.cpu_flags */
+    FloatPictureDSPContext picture; /* the planes' conversion to floats, likewise */
 } SpeedPlan;
 
 /* Builds the plan for a w x h plane; the kernelscale is one libvmaf accepts
@@ -124,7 +126,8 @@ void vqx_speed_demean(const SpeedPlan *plan, float *dec, float *local,
                       ptrdiff_t dec_stride, float *row);
 
 /* Covariance (symmetric, row-major) of the 25 windows of the decimated image
- * shifted by (dy, dx) in [0,5)^2, offset index dy * 5 + dx. */
+ * shifted by (dy, dx) in [0,5)^2, offset index dy * 5 + dx; its sums by the
+ * scalar C (vqx_speed_analyse takes the plan's table entry). */
 void vqx_speed_covariance(const SpeedGeometry *geo, const float *dec,
                           ptrdiff_t dec_stride, float cov[SPEED_DIM * SPEED_DIM]);
 
@@ -144,14 +147,15 @@ void vqx_speed_eigenvalues(const float cov[SPEED_DIM * SPEED_DIM], float eig[SPE
 bool vqx_speed_is_regular(const float eig[SPEED_DIM]);
 
 /* cov = Q' R by an explicit Householder QR (Q the product of the N-1
- * reflectors, each built as a matrix); scratch: 3 SPEED_DIM^2 floats. */
-void vqx_speed_householder_qr(const float cov[SPEED_DIM * SPEED_DIM], float *q, float *r,
-                              float *scratch);
+ * reflectors, each built as a matrix, the products by dsp's entry);
+ * scratch: 3 SPEED_DIM^2 floats. */
+void vqx_speed_householder_qr(const SpeedDSPContext *dsp, const float cov[SPEED_DIM * SPEED_DIM],
+                              float *q, float *r, float *scratch);
 
 /* x = cov^-1 * rhs (SPEED_DIM x n_rhs) by Householder QR and back
  * substitution; -EINVAL when R has a diagonal entry below 1e-6. */
-int vqx_speed_solve(const float cov[SPEED_DIM * SPEED_DIM], const float *rhs,
-                    unsigned n_rhs, float *x, float *scratch);
+int vqx_speed_solve(const SpeedDSPContext *dsp, const float cov[SPEED_DIM * SPEED_DIM],
+                    const float *rhs, unsigned n_rhs, float *x, float *scratch);
 
 /* Per block: variance[b] = sum_o x[o] * samples[o] / 25 (x and samples:
  * SPEED_DIM x n_blocks). */

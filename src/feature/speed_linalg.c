@@ -29,25 +29,9 @@ bool vqx_speed_is_regular(const float eig[N])
     return speed_eigen_regular(eig);
 }
 
-/* out = a * b, a: N x N, b: N x cols: every entry is speed_product_entry's
- * sum (over k in order from 0), here advanced a row of b at a time so that
- * the inner loop runs along rows (the device takes one entry a thread). */
-static void multiply(const float *a, const float *b, unsigned cols, float *out)
-{
-    for (int i = 0; i < N; i++) {
-        float *o = out + (size_t)i * cols;
-        for (unsigned j = 0; j < cols; j++)
-            o[j] = 0.0f;
-        for (int k = 0; k < N; k++) {
-            const float aik = a[i * N + k];
-            const float *bk = b + (size_t)k * cols;
-            for (unsigned j = 0; j < cols; j++)
-                o[j] += aik * bk[j];
-        }
-    }
-}
-
-void vqx_speed_householder_qr(const float cov[N * N], float *q, float *r, float *scratch)
+/* The products are SpeedDSPContext.matrix_product (speed_dsp.h). */
+void vqx_speed_householder_qr(const SpeedDSPContext *dsp, const float cov[N * N], float *q,
+                              float *r, float *scratch)
 {
     float *z = scratch, *h = z + N * N, *tmp = h + N * N;
     float *v = tmp; /* first row of tmp; tmp is free before each product */
@@ -65,22 +49,22 @@ void vqx_speed_householder_qr(const float cov[N * N], float *q, float *r, float 
             for (int j = 0; j < N; j++)
                 h[i * N + j] = speed_reflector_entry(v, i, j);
 
-        multiply(h, z, N, tmp);
+        dsp->matrix_product(h, z, N, tmp);
         memcpy(z, tmp, sizeof(float) * N * N);
-        multiply(h, q, N, tmp);
+        dsp->matrix_product(h, q, N, tmp);
         memcpy(q, tmp, sizeof(float) * N * N);
     }
-    multiply(q, cov, N, r);
+    dsp->matrix_product(q, cov, N, r);
 }
 
-int vqx_speed_solve(const float cov[N * N], const float *rhs, unsigned n_rhs,
-                    float *x, float *scratch)
+int vqx_speed_solve(const SpeedDSPContext *dsp, const float cov[N * N], const float *rhs,
+                    unsigned n_rhs, float *x, float *scratch)
 {
     float *q = scratch, *r = q + N * N, *qr_scratch = r + N * N;
     float *qb = qr_scratch + 3 * N * N;
-    vqx_speed_householder_qr(cov, q, r, qr_scratch);
+    vqx_speed_householder_qr(dsp, cov, q, r, qr_scratch);
     if (!speed_pivots_regular(r)) return -EINVAL;
-    multiply(q, rhs, n_rhs, qb);
+    dsp->matrix_product(q, rhs, n_rhs, qb);
     /* speed_back_substitute for every column at once, rows from the bottom:
      * each entry sees the same operations in the same order */
     for (int i = N - 1; i >= 0; i--) {

@@ -26,6 +26,7 @@ typedef struct SsimState {
     unsigned band_rows;
     const float **box_rows;  /* factor > 1: the vertical taps' rows in band */
     VqxSsimScratch scratch;
+    FloatPictureDSPContext pic_dsp; /* the samples' conversion to floats */
 } SsimState;
 
 enum { KEY_SSIM, KEY_L, KEY_C, KEY_S };
@@ -74,7 +75,7 @@ static void decimate(SsimState *s, const VqxPicture *pic, float *dst)
     for (unsigned y = 0; y < s->dh; y++) {
         unsigned first, last;
         box_span(s, y, &first, &last);
-        vqx_float_rows(s->band, s->w, pic, 0, first, last - first + 1, 0.0f);
+        vqx_float_rows(&s->pic_dsp, s->band, s->w, pic, 0, first, last - first + 1, 0.0f);
         for (unsigned v = 0; v < s->factor; v++)
             s->box_rows[v] = s->band + (size_t)(vqx_ssim_box_row(y, v, s->factor, s->h) - first) * s->w;
         s->scratch.dsp.box_row(s->box_rows, s->w, s->factor, dst + (size_t)y * s->dw);
@@ -84,6 +85,7 @@ static void decimate(SsimState *s, const VqxPicture *pic, float *dst)
 static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
 {
     SsimState *s = priv;
+    vqx_float_picture_dsp_init(&s->pic_dsp, fmt->cpu_flags);
     s->w = fmt->w;
     s->h = fmt->h;
     s->factor = s->scale > 0 ? (unsigned)s->scale : automatic_factor(fmt->w, fmt->h);
@@ -122,8 +124,8 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
         decimate(s, ref, s->ref);
         decimate(s, dis, s->cmp);
     } else {
-        vqx_float_plane(s->ref, s->w, ref, 0, 0.0f);
-        vqx_float_plane(s->cmp, s->w, dis, 0, 0.0f);
+        vqx_float_plane(&s->pic_dsp, s->ref, s->w, ref, 0, 0.0f);
+        vqx_float_plane(&s->pic_dsp, s->cmp, s->w, dis, 0, 0.0f);
     }
 
     VqxSsimMeans m;

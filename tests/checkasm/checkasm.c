@@ -203,6 +203,9 @@ int main(int argc, char **argv)
         checkasm_check_psnr(&level);
         checkasm_check_psnr_hvs(&level);
         checkasm_check_ssimulacra2(&level);
+        checkasm_check_float_picture(&level);
+        checkasm_check_resample(&level);
+        checkasm_check_speed(&level);
         if (n_checked == before) printf("  no entry at this level\n");
         below = level.flags;
     }

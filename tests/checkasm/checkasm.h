@@ -91,5 +91,8 @@ void checkasm_check_cambi(const CheckasmLevel *level);
 void checkasm_check_psnr(const CheckasmLevel *level);
 void checkasm_check_psnr_hvs(const CheckasmLevel *level);
 void checkasm_check_ssimulacra2(const CheckasmLevel *level);
+void checkasm_check_float_picture(const CheckasmLevel *level);
+void checkasm_check_resample(const CheckasmLevel *level);
+void checkasm_check_speed(const CheckasmLevel *level);
 
 #endif
