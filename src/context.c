@@ -57,6 +57,9 @@ typedef struct Feature {
     /* temporal scheduling */
     unsigned next_frame;
     bool running;
+    /* an imported stream: where the feature ran (vqx_import_backend), else
+     * -1: where it was selected */
+    int imported_backend;
 } Feature;
 
 typedef struct Frame {
@@ -93,6 +96,8 @@ struct VqxContext {
     unsigned n_predictors;
 
     bool started, flushed;
+    bool imported;            /* the stream came by vqx_import_stream */
+    unsigned n_imports;       /* imported values so far: their write order */
     VqxDevice *device;        /* the CUDA backend, when selected */
     VqxFrameFormat format;
     unsigned n_sent;
@@ -348,6 +353,7 @@ int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
     Feature *f = &fs[ctx->n_features];
     memset(f, 0, sizeof(*f));
     f->fex = fex;
+    f->imported_backend = -1;
     f->flush_keys = cpu_of(fex)->flush_keys;
     f->option_text = text;
     snprintf(f->identity, sizeof(f->identity), "%s", identity);
@@ -1142,6 +1148,8 @@ int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
 {
     if (!ctx || !ref || !dis) return -EINVAL;
     if (ctx->flushed) return set_error(ctx, -EINVAL, "pictures sent after the flush");
+    if (ctx->imported)
+        return set_error(ctx, -EINVAL, "pictures sent to a context holding an imported stream");
     /* the first picture sets the stream's format (start() is called with it) */
     if (!ctx->started)
         ctx->format = (VqxFrameFormat){ .layout = ref->layout, .bpc = ref->bpc, .w = ref->w[0],
@@ -1392,12 +1400,75 @@ int vqx_import_score(VqxContext *ctx, const char *key, unsigned frame, double va
     /* libvmaf collects an imported score at once: after the frames read so
      * far, before the next one's extractors (after the flush's writes once
      * flushed) */
-    const VqxWriteStamp when = ctx->flushed ? (VqxWriteStamp){ VQX_CALL_FLUSH, UINT_MAX, 0 }
-                                            : (VqxWriteStamp){ ctx->n_sent, VQX_WRITER_CALLER, 0 };
+    const unsigned seq = ctx->n_imports++;
+    const VqxWriteStamp when = ctx->flushed ? (VqxWriteStamp){ VQX_CALL_FLUSH, UINT_MAX, seq }
+                                            : (VqxWriteStamp){ ctx->n_sent, VQX_WRITER_CALLER, seq };
     const int ret = vqx_collector_put(&ctx->collector, id, frame, value, when);
     if (ret == -EEXIST)
         return set_error(ctx, ret, "frame %u of '%s' already has another value", frame, key);
     return ret ? set_error(ctx, ret, "out of memory") : 0;
+}
+
+int vqx_frames_needed(const VqxContext *ctx, unsigned *before, unsigned *after)
+{
+    if (!ctx || !before || !after) return -EINVAL;
+    *before = *after = 0;
+    for (unsigned i = 0; i < ctx->n_features; i++) {
+        const VqxFeatureExtractor *fex = cpu_of(ctx->features[i].fex);
+        if (fex->frames_before > *before) *before = fex->frames_before;
+        if (fex->frames_after > *after) *after = fex->frames_after;
+    }
+    return 0;
+}
+
+int vqx_import_stream(VqxContext *ctx, enum VqxPixelLayout layout, unsigned bpc, unsigned w,
+                      unsigned h, unsigned n_frames)
+{
+    if (!ctx) return -EINVAL;
+    if (ctx->started) return set_error(ctx, -EINVAL, "a stream is imported instead of pictures, "
+                                       "not after them");
+    if (layout > VQX_PIX_444 || bpc < 8 || bpc > 16 || !w || !h || !n_frames)
+        return set_error(ctx, -EINVAL, "imported stream: invalid format (layout %d, %u-bit, %ux%u) "
+                         "or no frames", (int)layout, bpc, w, h);
+    ctx->started = ctx->imported = true;
+    ctx->format = (VqxFrameFormat){ .layout = layout, .bpc = bpc, .w = w, .h = h };
+    /* the bootstrap models' further outputs, as start() registers them */
+    for (unsigned i = 0; i < ctx->n_predictors; i++) {
+        Predictor *p = &ctx->predictors[i];
+        for (unsigned o = 1; o < p->n_out; o++) {
+            const int ret = vqx_collector_key(&ctx->collector, vqx_model_output_name(p->model, o),
+                                              &p->out_ids[o]);
+            if (ret) return set_error(ctx, ret, "out of memory");
+        }
+    }
+    pthread_mutex_lock(&ctx->lock);
+    ctx->n_sent = ctx->frames_done = n_frames;
+    pthread_mutex_unlock(&ctx->lock);
+    return 0;
+}
+
+int vqx_import_aggregate(VqxContext *ctx, const char *name, double value)
+{
+    if (!ctx || !name) return -EINVAL;
+    if (!ctx->imported)
+        return set_error(ctx, -EINVAL, "aggregate '%s' imported without an imported stream", name);
+    const char *bad = vqx_key_name_fault(name);
+    if (bad) return refuse_key_name(ctx, "an imported aggregate", name, bad);
+    if (vqx_collector_set_aggregate(&ctx->collector, name, value))
+        return set_error(ctx, -ENOMEM, "out of memory");
+    return 0;
+}
+
+int vqx_import_backend(VqxContext *ctx, unsigned feature, enum VqxBackend backend)
+{
+    if (!ctx) return -EINVAL;
+    if (!ctx->imported)
+        return set_error(ctx, -EINVAL, "a backend imported without an imported stream");
+    if (feature >= ctx->n_features || backend > VQX_BACKEND_CUDA)
+        return set_error(ctx, -EINVAL, "imported backend: no feature %u or no backend %d", feature,
+                         (int)backend);
+    ctx->features[feature].imported_backend = (int)backend;
+    return 0;
 }
 
 int vqx_score_pooled(const VqxContext *ctx, const char *key, enum VqxPool method,
@@ -1449,7 +1520,9 @@ bool vqx_ctx_scores_on_cpu(const VqxContext *ctx)
 
 const char *vqx_ctx_feature_backend(const VqxContext *ctx, unsigned i)
 {
-    return backend_name(ctx->features[i].fex->backend);
+    const Feature *f = &ctx->features[i];
+    return backend_name(f->imported_backend >= 0 ? (enum VqxBackend)f->imported_backend
+                                                 : f->fex->backend);
 }
 
 unsigned vqx_run_feature_count(const VqxContext *ctx)

@@ -3,7 +3,9 @@
  * readable as soon as the motion window allows (frame n once frame n+1 has
  * been sent), before the flush, and equals what the flush leaves; any thread
  * count gives the same doubles; errors come back as negative errno values
- * with a message.
+ * with a message. The temporal window (vqx_frames_needed) is the widest of
+ * the features requested, and a stream imported into a second context
+ * (vqx_import_stream) pools and predicts as the first.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -154,12 +156,118 @@ static void test_errors(void)
     vqx_close(&ctx);
 }
 
+/* The window of a context with these features and models. */
+static void check_window(const char *feature, const char *model, unsigned before, unsigned after)
+{
+    VqxContext *ctx;
+    unsigned b = 99, a = 99;
+    CHECK(vqx_open(&ctx, NULL) == 0);
+    if (feature) CHECK(vqx_use_feature(ctx, feature, NULL) == 0);
+    if (model) CHECK(vqx_use_model(ctx, model) == 0);
+    CHECK(vqx_frames_needed(ctx, &b, &a) == 0);
+    CHECK(b == before && a == after);
+    vqx_close(&ctx);
+}
+
+static void test_frames_needed(void)
+{
+    check_window(NULL, NULL, 0, 0);
+    check_window("psnr", NULL, 0, 0);
+    check_window("float_motion", NULL, 1, 1);
+    check_window("speed_temporal", NULL, 1, 0);
+    /* integer motion's widest: the five-frame window with the moving average */
+    check_window("motion", NULL, 4, 2);
+    check_window(NULL, "version=vmaf_v0.6.1", 4, 2);
+    check_window("speed_temporal", "version=vmaf_float_v0.6.1", 1, 1);
+    CHECK(vqx_frames_needed(NULL, &(unsigned){ 0 }, &(unsigned){ 0 }) == -EINVAL);
+}
+
+/* The sample scored by frames, then its feature values imported into a
+ * second context: the models' scores and every pooled value are the same
+ * doubles, and the imported context takes no pictures. */
+static void test_import_stream(const char *dir)
+{
+    char ref_path[512], dis_path[512], err[256];
+    snprintf(ref_path, sizeof(ref_path), "%s/city_ref_320x180.y4m", dir);
+    snprintf(dis_path, sizeof(dis_path), "%s/city_x264_100k_320x180.y4m", dir);
+    VqxInput *ref = NULL, *dis = NULL;
+    VqxContext *run = NULL, *merged = NULL;
+    CHECK(vqx_input_open(&ref, ref_path, NULL, err, sizeof(err)) == 0);
+    CHECK(vqx_input_open(&dis, dis_path, NULL, err, sizeof(err)) == 0);
+    CHECK(vqx_open(&run, NULL) == 0);
+    CHECK(vqx_use_model(run, "version=vmaf_v0.6.1") == 0);
+    VqxPicture pr = { 0 }, pd = { 0 };
+    while (ref && dis && vqx_input_read(ref, &pr, NULL, err, sizeof(err)) == 1) {
+        CHECK(vqx_input_read(dis, &pd, NULL, err, sizeof(err)) == 1);
+        CHECK(vqx_send_pictures(run, &pr, &pd) == 0);
+    }
+    CHECK(vqx_flush(run) == 0);
+    const unsigned n = vqx_frame_count(run);
+    CHECK(n == 5);
+
+    CHECK(vqx_open(&merged, NULL) == 0);
+    CHECK(vqx_use_model(merged, "version=vmaf_v0.6.1") == 0);
+    CHECK(vqx_import_aggregate(merged, "apsnr_y", 50.0) == -EINVAL);
+    CHECK(vqx_import_backend(merged, 0, VQX_BACKEND_CUDA) == -EINVAL);
+    CHECK(vqx_import_stream(merged, VQX_PIX_420, 8, 0, 180, n) == -EINVAL);
+    CHECK(vqx_import_stream(merged, VQX_PIX_420, 8, 320, 180, n) == 0);
+    CHECK(vqx_import_stream(merged, VQX_PIX_420, 8, 320, 180, n) == -EINVAL);
+    CHECK(vqx_use_feature(merged, "psnr", NULL) == -EINVAL);
+    CHECK(vqx_import_aggregate(merged, "apsnr_y", 50.0) == 0);
+    CHECK(vqx_aggregate_count(merged) == 1 && vqx_aggregate_value(merged, 0) == 50.0);
+    CHECK(vqx_import_backend(merged, vqx_run_feature_count(merged), VQX_BACKEND_CPU) == -EINVAL);
+    CHECK(vqx_import_backend(merged, 0, VQX_BACKEND_CUDA) == 0);
+    CHECK(!strcmp(vqx_run_feature_backend(merged, 0), "cuda"));
+    for (unsigned k = 0; k < vqx_key_count(run); k++) {
+        const char *key = vqx_key_name(run, k);
+        if (!strcmp(key, "vmaf")) continue; /* the model's, predicted at the flush */
+        double v;
+        for (unsigned i = 0; i < n; i++) /* keys of debug outputs have none */
+            if (!vqx_score_at(run, key, i, &v)) CHECK(vqx_import_score(merged, key, i, v) == 0);
+    }
+    VqxPicture p1, p2;
+    CHECK(vqx_picture_alloc(&p1, VQX_PIX_420, 8, 320, 180) == 0);
+    CHECK(vqx_picture_alloc(&p2, VQX_PIX_420, 8, 320, 180) == 0);
+    CHECK(vqx_send_pictures(merged, &p1, &p2) == -EINVAL);
+    vqx_picture_free(&p1);
+    vqx_picture_free(&p2);
+    CHECK(vqx_flush(merged) == 0);
+    CHECK(vqx_frame_count(merged) == n && vqx_key_count(merged) == vqx_key_count(run));
+    unsigned written = 0;
+    for (unsigned k = 0; k < vqx_key_count(run); k++) {
+        const char *key = vqx_key_name(run, k);
+        CHECK(!strcmp(key, vqx_key_name(merged, k)));
+        double a = 0, b = 1;
+        if (vqx_score_at(run, key, 0, &a)) {
+            CHECK(vqx_score_at(merged, key, 0, &b) == -EAGAIN);
+            continue;
+        }
+        written++;
+        for (unsigned i = 0; i < n; i++) {
+            CHECK(vqx_score_at(run, key, i, &a) == 0 && vqx_score_at(merged, key, i, &b) == 0);
+            CHECK(memcmp(&a, &b, sizeof(a)) == 0);
+        }
+        for (int m = VQX_POOL_MIN; m <= VQX_POOL_HARMONIC_MEAN; m++) {
+            CHECK(vqx_score_pooled(run, key, (enum VqxPool)m, 0, n - 1, &a) == 0);
+            CHECK(vqx_score_pooled(merged, key, (enum VqxPool)m, 0, n - 1, &b) == 0);
+            CHECK(memcmp(&a, &b, sizeof(a)) == 0);
+        }
+    }
+    CHECK(written >= 7); /* vmaf and its six features */
+    vqx_close(&run);
+    vqx_close(&merged);
+    vqx_input_close(&ref);
+    vqx_input_close(&dis);
+}
+
 int main(int argc, char **argv)
 {
     const char *samples = argc > 1 ? argv[1] : "samples";
     test_live_scores(samples);
     test_picture_pool();
     test_errors();
+    test_frames_needed();
+    test_import_stream(samples);
     printf("%u passed, %u failed\n", n_pass, n_fail);
     return n_fail ? 1 : 0;
 }

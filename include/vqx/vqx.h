@@ -167,6 +167,27 @@ VQX_API int vqx_score_at(const VqxContext *ctx, const char *key,
  * -EEXIST when that frame of the key already has another value. */
 VQX_API int vqx_import_score(VqxContext *ctx, const char *key, unsigned frame,
                              double value);
+/* The temporal window of the requested features (models' included): frame
+ * n's values equal those of a run over the whole stream when the context
+ * reads the frames from n - *before on and goes on to frame n + *after (or
+ * to the stream's end, whose flush then matches). A stream scored in
+ * segments [s, e) sends the frames [s - *before, e + *after) of each and
+ * keeps [s, e). Known once every feature and model is requested. */
+VQX_API int vqx_frames_needed(const VqxContext *ctx, unsigned *before, unsigned *after);
+/* A stream scored elsewhere (in segments, say), pooled and written here: the
+ * context takes `n_frames` frames of that format as sent, without pictures
+ * and without running its features; their values come by vqx_import_score,
+ * and keys are listed in the order of their first import. vqx_flush then
+ * computes the models' scores from the imported features, as it does for
+ * frames sent, and pooling and the output files are a one-piece run's.
+ * Instead of any picture, once the features and models are requested. */
+VQX_API int vqx_import_stream(VqxContext *ctx, enum VqxPixelLayout layout, unsigned bpc,
+                              unsigned w, unsigned h, unsigned n_frames);
+/* For an imported stream: an aggregate value of the run (vqx_aggregate_*),
+ * and the backend feature instance `feature` (vqx_run_feature_name's
+ * numbering) ran on, as the output files' "backends" report it. */
+VQX_API int vqx_import_aggregate(VqxContext *ctx, const char *name, double value);
+VQX_API int vqx_import_backend(VqxContext *ctx, unsigned feature, enum VqxBackend backend);
 /* Number of leading frames whose every key (model scores included) is
  * final: a live viewer can read those before the flush. */
 VQX_API unsigned vqx_frames_complete(const VqxContext *ctx);

@@ -19,6 +19,7 @@ message; nothing is printed.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Sequence, Tuple, Union
@@ -310,7 +311,8 @@ def score(ref: Union[PathLike, Iterable[Frame]], dis: Union[PathLike, Iterable[F
           height: Optional[int] = None, pixel_format: Optional[str] = None,
           bitdepth: Optional[int] = None, threads: int = 0, subsample: int = 1,
           backend: str = "cpu", frame_cnt: Optional[int] = None, strict_backend: bool = False,
-          cpumask: int = 0, gpu: int = 0) -> Result:
+          cpumask: int = 0, gpu: int = 0, frame_skip_ref: int = 0,
+          frame_skip_dist: int = 0) -> Result:
     """Score a distorted video against its reference, as the vqx CLI does.
 
     ref, dis: both paths (y4m, detected from its header, or raw planar yuv,
@@ -329,6 +331,9 @@ def score(ref: Union[PathLike, Iterable[Frame]], dis: Union[PathLike, Iterable[F
     CUDA twin run on the CPU, or fail with strict_backend). cpumask:
     libvmaf's --cpumask (SIMD levels not used; values are equal anyway).
     gpu: the CUDA device of backend "cuda" (the CLI's --gpu).
+    frame_skip_ref, frame_skip_dist: frames skipped at the start of each
+    input (the CLI's --frame_skip_ref and --frame_skip_dist); the first
+    frame scored is frame 0 of the Result.
 
     Raises vqx.Error for bad options and frames, vqx.InputError for files
     that cannot be opened or read; an error met after scoring began has the
@@ -336,17 +341,22 @@ def score(ref: Union[PathLike, Iterable[Frame]], dis: Union[PathLike, Iterable[F
     """
     options = _Options(model, features, width, height, pixel_format, bitdepth, threads,
                        subsample, backend, frame_cnt, strict_backend, cpumask, gpu)
+    skip_ref = _count(frame_skip_ref, "frame skip", 0)
+    skip_dis = _count(frame_skip_dist, "frame skip", 0)
     if _is_path(ref) and _is_path(dis):
         raw = options.raw_format()
         ctx = options.open()
         t0 = time.monotonic()
-        _, failure = ctx.score_files(os.fsdecode(ref), os.fsdecode(dis), raw, options.frame_cnt)
+        _, failure = ctx.score_files(os.fsdecode(ref), os.fsdecode(dis), raw, options.frame_cnt,
+                                     skip_ref, skip_dis)
         return _finish(ctx, options, t0, failure, InputError)
     if _is_path(ref) or _is_path(dis):
         raise Error("ref and dis must both be paths or both be frames")
     ctx = options.open()
     t0 = time.monotonic()
-    return _finish(ctx, options, t0, _send_frames(ctx, options, iter(ref), iter(dis)), Error)
+    ref_frames = itertools.islice(ref, skip_ref, None)
+    dis_frames = itertools.islice(dis, skip_dis, None)
+    return _finish(ctx, options, t0, _send_frames(ctx, options, ref_frames, dis_frames), Error)
 
 
 def _send_frames(ctx: _vqx.Context, o: _Options, ref: Iterator[Frame],

@@ -430,31 +430,52 @@ static unsigned score_inputs(ContextObject *self, VqxReader *ref_reader, VqxRead
     }
 }
 
-/* score_files(ref, dis, raw, frame_cnt): raw is None or (w, h, layout,
- * bitdepth) for inputs that are not y4m. Returns (frames sent, message or
- * None); inputs that cannot be opened or differ raise vqx.InputError. */
+/* raw: None (y4m) or (w, h, layout, bitdepth); `*rawp` NULL for None. */
+static int parse_raw(PyObject *raw_obj, VqxRawFormat *raw, const VqxRawFormat **rawp)
+{
+    unsigned layout = 0;
+    *rawp = NULL;
+    if (raw_obj == Py_None) return 0;
+    if (!PyArg_ParseTuple(raw_obj, "IIII", &raw->w, &raw->h, &layout, &raw->bpc)) return -1;
+    raw->layout = (enum VqxPixelLayout)layout;
+    *rawp = raw;
+    return 0;
+}
+
+/* Skip the first n frames of an input, as the CLI's --frame_skip_ref/dist. */
+static int skip_input(VqxInput *in, unsigned n, char *msg)
+{
+    if (!n) return 0;
+    const int ret = vqx_input_skip(in, n, msg, MSG_LEN);
+    if (ret == 1) return 0;
+    if (!ret) snprintf(msg, MSG_LEN, "%s has fewer than %u frames to skip", vqx_input_name(in), n);
+    PyErr_SetString(input_error_type, msg);
+    return -1;
+}
+
+/* score_files(ref, dis, raw, frame_cnt, skip_ref, skip_dis): raw is None or
+ * (w, h, layout, bitdepth) for inputs that are not y4m; the first skip_ref
+ * and skip_dis frames are skipped. Returns (frames sent, message or None);
+ * inputs that cannot be opened, differ or are too short to skip raise
+ * vqx.InputError. */
 static PyObject *Context_score_files(PyObject *obj, PyObject *args)
 {
     ContextObject *self = (ContextObject *)obj;
     PyObject *ref_path, *dis_path, *raw_obj;
-    unsigned frame_cnt;
-    if (!PyArg_ParseTuple(args, "OOOI", &ref_path, &dis_path, &raw_obj, &frame_cnt) ||
-        !context_ready(self))
+    unsigned frame_cnt, skip_ref, skip_dis;
+    if (!PyArg_ParseTuple(args, "OOOIII", &ref_path, &dis_path, &raw_obj, &frame_cnt, &skip_ref,
+                          &skip_dis) || !context_ready(self))
         return NULL;
     VqxRawFormat raw = { 0 };
-    unsigned layout = 0;
-    if (raw_obj != Py_None &&
-        !PyArg_ParseTuple(raw_obj, "IIII", &raw.w, &raw.h, &layout, &raw.bpc))
-        return NULL;
-    raw.layout = (enum VqxPixelLayout)layout;
+    const VqxRawFormat *rawp;
+    if (parse_raw(raw_obj, &raw, &rawp)) return NULL;
 
     char msg[MSG_LEN] = "";
     VqxInput *ref = NULL, *dis = NULL;
     VqxReader *ref_reader = NULL, *dis_reader = NULL;
     PyObject *result = NULL;
-    const VqxRawFormat *rawp = raw_obj != Py_None ? &raw : NULL;
     if (open_input(&ref, ref_path, rawp, msg) || open_input(&dis, dis_path, rawp, msg) ||
-        check_inputs(ref, dis))
+        check_inputs(ref, dis) || skip_input(ref, skip_ref, msg) || skip_input(dis, skip_dis, msg))
         goto out;
     /* planes no feature reads are skipped in the files */
     vqx_input_set_planes(ref, vqx_planes_used(self->ctx));
@@ -481,6 +502,104 @@ out:
     vqx_input_close(&ref);
     vqx_input_close(&dis);
     return result;
+}
+
+/* frames_needed(): (before, after), the requested features' temporal window. */
+static PyObject *Context_frames_needed(PyObject *obj, PyObject *unused)
+{
+    (void)unused;
+    ContextObject *self = (ContextObject *)obj;
+    unsigned before, after;
+    if (!context_ready(self)) return NULL;
+    if (vqx_frames_needed(self->ctx, &before, &after))
+        return raise_error(error_type, vqx_last_error(self->ctx));
+    return Py_BuildValue("(II)", before, after);
+}
+
+/* import_stream(layout, bitdepth, w, h, n_frames): frames scored elsewhere. */
+static PyObject *Context_import_stream(PyObject *obj, PyObject *args)
+{
+    ContextObject *self = (ContextObject *)obj;
+    unsigned layout, bpc, w, h, n;
+    if (!PyArg_ParseTuple(args, "IIIII", &layout, &bpc, &w, &h, &n) || !context_ready(self))
+        return NULL;
+    if (vqx_import_stream(self->ctx, (enum VqxPixelLayout)layout, bpc, w, h, n))
+        return raise_error(error_type, vqx_last_error(self->ctx));
+    Py_RETURN_NONE;
+}
+
+/* import_scores(key, first, values, written): values (native doubles) as
+ * frames first, first + 1, ..., those whose byte in `written` is 0 left out. */
+static PyObject *Context_import_scores(PyObject *obj, PyObject *args)
+{
+    ContextObject *self = (ContextObject *)obj;
+    const char *key;
+    unsigned first;
+    Py_buffer values, written;
+    if (!PyArg_ParseTuple(args, "sIy*y*", &key, &first, &values, &written)) return NULL;
+    bool ok = context_ready(self);
+    const size_t n = (size_t)values.len / sizeof(double);
+    if (ok && (size_t)written.len != n) {
+        raise_error(error_type, "import_scores: one written flag per value expected");
+        ok = false;
+    }
+    const double *v = values.buf;
+    const uint8_t *w = written.buf;
+    for (size_t i = 0; ok && i < n; i++) {
+        if (w[i] && vqx_import_score(self->ctx, key, first + (unsigned)i, v[i])) {
+            raise_error(error_type, vqx_last_error(self->ctx));
+            ok = false;
+        }
+    }
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&written);
+    if (!ok) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* import_aggregate(name, value), import_backend(feature index, backend). */
+static PyObject *Context_import_aggregate(PyObject *obj, PyObject *args)
+{
+    ContextObject *self = (ContextObject *)obj;
+    const char *name;
+    double value;
+    if (!PyArg_ParseTuple(args, "sd", &name, &value) || !context_ready(self)) return NULL;
+    if (vqx_import_aggregate(self->ctx, name, value))
+        return raise_error(error_type, vqx_last_error(self->ctx));
+    Py_RETURN_NONE;
+}
+
+static PyObject *Context_import_backend(PyObject *obj, PyObject *args)
+{
+    ContextObject *self = (ContextObject *)obj;
+    unsigned feature, backend;
+    if (!PyArg_ParseTuple(args, "II", &feature, &backend) || !context_ready(self)) return NULL;
+    if (vqx_import_backend(self->ctx, feature, (enum VqxBackend)backend))
+        return raise_error(error_type, vqx_last_error(self->ctx));
+    Py_RETURN_NONE;
+}
+
+/* written(key): a bytes of frame_count() flags, 1 where the frame has a
+ * value (values() gives NaN both for no value and for a NaN value). */
+static PyObject *Context_written(PyObject *obj, PyObject *args)
+{
+    ContextObject *self = (ContextObject *)obj;
+    const char *key;
+    if (!PyArg_ParseTuple(args, "s", &key) || !context_ready(self)) return NULL;
+    const unsigned n = vqx_frame_count(self->ctx);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n);
+    if (!out) return NULL;
+    char *w = PyBytes_AsString(out);
+    for (unsigned i = 0; i < n; i++) {
+        double v;
+        const int ret = vqx_score_at(self->ctx, key, i, &v);
+        if (ret == -ENOENT) {
+            Py_DECREF(out);
+            return raise_error(error_type, vqx_last_error(self->ctx));
+        }
+        w[i] = !ret;
+    }
+    return out;
 }
 
 /* flush(): None, or the first error a feature met (the other results stay). */
@@ -684,8 +803,16 @@ static PyMethodDef context_methods[] = {
     { "planes_used", Context_planes_used, METH_NOARGS, "planes_used() -> int" },
     { "send", Context_send, METH_VARARGS, "send(ref, dis, bitdepth, layout, width, height) -> str | None" },
     { "score_files", Context_score_files, METH_VARARGS,
-      "score_files(ref, dis, raw, frame_cnt) -> (int, str | None)" },
+      "score_files(ref, dis, raw, frame_cnt, skip_ref, skip_dis) -> (int, str | None)" },
     { "flush", Context_flush, METH_NOARGS, "flush() -> str | None" },
+    { "frames_needed", Context_frames_needed, METH_NOARGS, "frames_needed() -> (before, after)" },
+    { "import_stream", Context_import_stream, METH_VARARGS,
+      "import_stream(layout, bitdepth, width, height, n_frames)" },
+    { "import_scores", Context_import_scores, METH_VARARGS,
+      "import_scores(key, first_frame, doubles, written)" },
+    { "import_aggregate", Context_import_aggregate, METH_VARARGS, "import_aggregate(name, value)" },
+    { "import_backend", Context_import_backend, METH_VARARGS, "import_backend(feature, backend)" },
+    { "written", Context_written, METH_VARARGS, "written(key) -> bytes of 0/1" },
     { "frame_count", Context_frame_count, METH_NOARGS, "frame_count() -> int" },
     { "keys", Context_keys, METH_NOARGS, "keys() -> list[str]" },
     { "model_keys", Context_model_keys, METH_NOARGS, "model_keys() -> list[str]" },
@@ -729,8 +856,31 @@ static PyObject *module_feature_names(PyObject *module, PyObject *unused)
     return list;
 }
 
+/* probe(path, raw): (width, height, layout, bitdepth, frames) of an input,
+ * frames None when its size does not tell (a pipe). */
+static PyObject *module_probe(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *path, *raw_obj;
+    if (!PyArg_ParseTuple(args, "OO", &path, &raw_obj)) return NULL;
+    VqxRawFormat raw = { 0 };
+    const VqxRawFormat *rawp;
+    char msg[MSG_LEN];
+    VqxInput *in = NULL;
+    if (parse_raw(raw_obj, &raw, &rawp) || open_input(&in, path, rawp, msg)) return NULL;
+    const VqxRawFormat *f = vqx_input_format(in);
+    const uint64_t left = vqx_input_frames_left(in);
+    PyObject *frames = left == UINT64_MAX ? Py_NewRef(Py_None) : PyLong_FromUnsignedLongLong(left);
+    PyObject *out = frames ? Py_BuildValue("(IIIIN)", f->w, f->h, (unsigned)f->layout, f->bpc,
+                                           frames) : NULL;
+    vqx_input_close(&in);
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     { "feature_names", module_feature_names, METH_NOARGS, "feature_names() -> list[str]" },
+    { "probe", module_probe, METH_VARARGS,
+      "probe(path, raw) -> (width, height, layout, bitdepth, frames | None)" },
     { NULL, NULL, 0, NULL },
 };
 

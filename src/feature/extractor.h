@@ -132,6 +132,13 @@ typedef struct VqxFeatureExtractor {
     uint64_t flush_keys;
     const VqxOption *options;    /* terminated by an entry with name NULL */
     size_t state_size;           /* options live inside the state */
+    /* Temporal window: frame n's values equal a whole run's when the
+     * extractor has seen the frames from n - frames_before on and runs
+     * until frame n + frames_after (vqx_frames_needed; a stream scored in
+     * segments reads that much overlap). The widest over the options, so
+     * that one table entry holds it. 0 for extractors without cross-frame
+     * state; twins take their CPU extractor's. */
+    unsigned frames_before, frames_after;
 
     /* Optional: refuses a combination of option values that each pass their
      * own check (-EINVAL, a one-line reason in err, naming the extractor);

@@ -289,6 +289,9 @@ const VqxFeatureExtractor vqx_fex_float_motion = {
     .backend = VQX_BACKEND_CPU,
     .flags = VQX_FEX_TEMPORAL,
     .keys = vqx_float_motion_keys,
+    /* motion2 of n is the smaller score of the pairs (n - 1, n), (n, n + 1) */
+    .frames_before = 1,
+    .frames_after = 1,
     .options = vqx_float_motion_options,
     .state_size = sizeof(FloatMotionState),
     .luma_only = luma_only,

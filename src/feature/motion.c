@@ -203,6 +203,13 @@ const VqxFeatureExtractor vqx_fex_motion = {
     .keys = vqx_motion_keys,
     /* libvmaf computes motion2 and motion3 of every frame in its flush */
     .flush_keys = 1u << KEY_MOTION2 | 1u << KEY_MOTION3,
+    /* motion2 of n takes the SAD scores of n and n + 1 (the five-frame
+     * window: n - 1 and n + 1, each against the frame two back: 3 before),
+     * motion_moving_average motion3 of n - 1 as well (one more); motion3 of
+     * the frames before the first SAD score is that score's (frame 2 with
+     * the five-frame window: 2 after) */
+    .frames_before = 4,
+    .frames_after = 2,
     .options = vqx_motion_options,
     .state_size = sizeof(MotionState),
     .init = init,

@@ -676,6 +676,8 @@ const VqxFeatureExtractor vqx_fex_speed_temporal = {
     .backend = VQX_BACKEND_CPU,
     .flags = VQX_FEX_TEMPORAL | VQX_FEX_LUMA_ONLY,
     .keys = vqx_speed_temporal_keys,
+    /* the score of n is SpEED of the differences of frames n - 1 and n */
+    .frames_before = 1,
     .options = vqx_speed_temporal_options,
     .state_size = sizeof(SpeedTemporalState),
     .init = temporal_init,
