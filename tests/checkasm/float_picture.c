@@ -36,8 +36,9 @@ static bool check_one(FloatConvertFn ref, FloatConvertFn new, const char *isa, u
                       unsigned w, unsigned h, enum Content c, float offset)
 {
     const unsigned size = bpc > 8 ? 2 : 1;
-    const ptrdiff_t src_stride = (ptrdiff_t)(w * size + checkasm_rand() % 40);
-    CheckasmBuf bs = checkasm_buf_alloc((size_t)src_stride * h, checkasm_rand() % 64);
+    /* any stride and alignment of whole samples (pictures hold aligned uint16_t) */
+    const ptrdiff_t src_stride = (ptrdiff_t)(size * (w + checkasm_rand() % 20));
+    CheckasmBuf bs = checkasm_buf_alloc((size_t)src_stride * h, size * (checkasm_rand() % 32));
     for (unsigned y = 0; y < h; y++)
         for (unsigned x = 0; x < w; x++) {
             const unsigned v = sample(c, bpc, x + y);
