@@ -27,7 +27,13 @@
  *           and the next scale's planes;
  *   float_adm  per level: the approximation and detail bands of both
  *           pictures, the restored and additive bands, each scored row's
- *           nine sums and the level's nine sums.
+ *           nine sums and the level's nine sums;
+ *   ssimulacra2  on 4:2:0 and 4:4:4 pictures (random chroma), per option
+ *           set: both pictures' linear planes; per scale the halved planes,
+ *           XYB, the products, both blur passes of the 15 maps, the
+ *           per-sample SSIM and edge terms, the scale's sums; then the
+ *           whole chain's sums of every scale (the score is the host's
+ *           function of them).
  * Each kernel reads the CPU's input of its stage (later scales and levels
  * start from the CPU's planes), so a difference points at one kernel.
  * Exits 77 (meson's skip) without a CUDA device.
@@ -44,6 +50,7 @@
 #include "xorshift.h"
 #include "cuda/adm_twin.h"
 #include "cuda/kernels.h"
+#include "cuda/ssimulacra2_kernels.h"
 #include "feature/adm_fixed.h"
 #include "feature/float_ansnr.h"
 #include "feature/float_moment_dsp.h"
@@ -56,6 +63,8 @@
 #include "feature/motion.h"
 #include "feature/psnr.h"
 #include "feature/registry.h"
+#include "feature/ssimulacra2.h"
+#include "feature/ssimulacra2_dsp.h"
 #include "feature/vif.h"
 #include "options.h"
 
@@ -1234,6 +1243,332 @@ static void check_adm(const VqxPicture *ref, const VqxPicture *dis, const char *
     free(s);
 }
 
+/* ---- ssimulacra2 ---- */
+
+/* Chroma planes of one content, as fill() makes the luma. */
+static void fill_chroma(VqxPicture *ref, VqxPicture *dis, enum Content c)
+{
+    const unsigned max = (1u << ref->bpc) - 1;
+    for (int which = 0; which < 2; which++) {
+        VqxPicture *p = which ? dis : ref;
+        for (int pl = 1; pl < 3; pl++) {
+            const size_t row_bytes = p->w[pl] * (p->bpc == 8 ? 1 : 2);
+            for (unsigned y = 0; y < p->h[pl]; y++) {
+                uint8_t *row = (uint8_t *)p->data[pl] + y * p->stride[pl];
+                if (c == EQUAL && which) {
+                    memcpy(row, (const uint8_t *)ref->data[pl] + y * ref->stride[pl], row_bytes);
+                    continue;
+                }
+                for (unsigned x = 0; x < p->w[pl]; x++) {
+                    const unsigned v = sample_at(c == EQUAL ? RANDOM : c, x, y, max, which);
+                    if (p->bpc == 8) row[x] = (uint8_t)v;
+                    else ((uint16_t *)row)[x] = (uint16_t)v;
+                }
+            }
+        }
+    }
+}
+
+/* Plane p of a picture on the device, `pitch` samples per row. */
+static void *dev_plane_p(const VqxPicture *pic, unsigned p, size_t pitch)
+{
+    const size_t bps = pic->bpc == 8 ? 1 : 2;
+    void *d = dev_alloc(pitch * bps * pic->h[p]);
+    CU(cudaMemcpy2D(d, pitch * bps, pic->data[p], (size_t)pic->stride[p], pic->w[p] * bps,
+                    pic->h[p], cudaMemcpyHostToDevice));
+    return d;
+}
+
+/* Counts the differences of a packed device plane of w x h values (floats
+ * or doubles: `size` bytes) from a CPU plane of `stride` values a row;
+ * reports the first. */
+static unsigned differ_plane(const void *gpu, const void *cpu, size_t size, int w, int h,
+                             ptrdiff_t stride, const char *what, const char *where)
+{
+    unsigned bad = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const char *g = (const char *)gpu + ((size_t)y * w + x) * size;
+            const char *c = (const char *)cpu + ((size_t)y * stride + x) * size;
+            if (!memcmp(g, c, size) || bad++) continue;
+            double gv, cv;
+            if (size == sizeof(float)) {
+                float gf, cf;
+                memcpy(&gf, g, sizeof(gf));
+                memcpy(&cf, c, sizeof(cf));
+                gv = gf;
+                cv = cf;
+            } else {
+                memcpy(&gv, g, sizeof(gv));
+                memcpy(&cv, c, sizeof(cv));
+            }
+            printf("  %s %s (%d, %d) of %dx%d: cuda %.17g cpu %.17g\n", where, what, x, y, w, h,
+                   gv, cv);
+        }
+    return bad;
+}
+
+/* A CPU plane (stride values a row) into a packed device buffer. */
+static void upload_plane(void *dev, const void *cpu, size_t size, int w, int h, ptrdiff_t stride)
+{
+    CU(cudaMemcpy2D(dev, (size_t)w * size, cpu, (size_t)stride * size, (size_t)w * size,
+                    (size_t)h, cudaMemcpyHostToDevice));
+}
+
+static unsigned compare_plane(const void *dev, const void *cpu, size_t size, int w, int h,
+                              ptrdiff_t stride, const char *what, const char *where)
+{
+    void *gpu = host_copy(dev, (size_t)w * h * size);
+    const unsigned bad = differ_plane(gpu, cpu, size, w, h, stride, what, where);
+    free(gpu);
+    return bad;
+}
+
+/* The device's buffers of a whole frame, as the twin allocates them. */
+static void ssimu2_job_alloc(VqxCudaSsimu2 *job, const Ssimu2State *s, const VqxPicture *ref,
+                             const VqxPicture *dis, const float *d_table)
+{
+    memset(job, 0, sizeof(*job));
+    for (unsigned p = 0; p < 3; p++) {
+        job->pics.pitch[p] = ref->w[p] + PITCH_PAD;
+        job->pics.ref[p] = dev_plane_p(ref, p, job->pics.pitch[p]);
+        job->pics.dis[p] = dev_plane_p(dis, p, job->pics.pitch[p]);
+    }
+    job->pics.ssx = ref->layout != VQX_PIX_444;
+    job->pics.ssy = ref->layout == VQX_PIX_420;
+    job->pics.bpc = ref->bpc;
+    job->yuv = s->yuv;
+    job->gauss = s->gauss;
+    job->neg_bias_cbrt = vqx_ssimu2_neg_bias_cbrt();
+    job->linear_of_u16 = d_table;
+    job->n_scales = vqx_ssimu2_scale_sizes(s->w, s->h, job->w, job->h);
+    job->plane = (size_t)job->w[0] * job->h[0];
+    size_t terms = 0;
+    for (int sc = 0; sc < job->n_scales; sc++) {
+        const size_t n = (size_t)job->w[sc] * job->h[sc];
+        for (int k = 0; k < 6; k++) job->lin[sc][k] = dev_alloc(n * sizeof(float));
+        job->term_offset[sc] = terms;
+        terms += 6 * n;
+    }
+    job->maps = dev_alloc(SSIMU2_CUDA_MAPS * job->plane * sizeof(float));
+    job->scratch = dev_alloc(SSIMU2_CUDA_MAPS * job->plane * sizeof(float));
+    job->blurred = dev_alloc(SSIMU2_CUDA_MAPS * job->plane * sizeof(float));
+    job->terms = dev_alloc(terms * sizeof(double));
+}
+
+static void ssimu2_job_free(VqxCudaSsimu2 *job)
+{
+    for (unsigned p = 0; p < 3; p++) {
+        CU(cudaFree((void *)job->pics.ref[p]));
+        CU(cudaFree((void *)job->pics.dis[p]));
+    }
+    for (int sc = 0; sc < job->n_scales; sc++)
+        for (int k = 0; k < 6; k++) CU(cudaFree(job->lin[sc][k]));
+    CU(cudaFree(job->maps));
+    CU(cudaFree(job->scratch));
+    CU(cudaFree(job->blurred));
+    CU(cudaFree(job->terms));
+}
+
+/* Every stage of every scale from the CPU's input of that stage (the C
+ * entries of the DSP table and ssimulacra2.c's statements), then the whole
+ * chain from the pictures: its sums, from which the host's score follows
+ * by the CPU's own function. */
+static void check_ssimulacra2(const VqxPicture *ref, const VqxPicture *dis, const char *opts,
+                              const char *where)
+{
+    const VqxFeatureExtractor *fex = vqx_registry_find("ssimulacra2", VQX_BACKEND_CPU);
+    Ssimu2State *s = calloc(1, fex->state_size);
+    char kv[128], err[256];
+    snprintf(kv, sizeof(kv), "%s", opts);
+    const VqxFrameFormat fmt = { .layout = ref->layout, .bpc = ref->bpc, .w = ref->w[0],
+                                 .h = ref->h[0] };
+    if (!s || vqx_options_apply(fex, s, kv, err, sizeof(err)) || fex->init(s, &fmt, NULL)) {
+        CHECK(0, "%s ssimulacra2: cpu set-up", where);
+        free(s);
+        return;
+    }
+    const ptrdiff_t st = s->stride;
+    VqxCudaSsimu2 job;
+    float *d_table = dev_upload(s->linear_of_u16, sizeof(float) * 65536);
+    ssimu2_job_alloc(&job, s, ref, dis, d_table);
+    const size_t plane = job.plane;
+    double *d_result = dev_alloc(sizeof(double) * SSIMU2_CUDA_SCALES * 3 * SSIMU2_CUDA_SUMS);
+    unsigned bad = 0;
+    int w = s->w, h = s->h;
+    /* linear planes */
+    const VqxPicture *pics[2] = { ref, dis };
+    for (int i = 0; i < 2; i++)
+        for (int y = 0; y < h; y++) {
+            vqx_ssimu2_rgb16_row(pics[i], (unsigned)y, &s->yuv, s->rgb16);
+            for (int x = 0; x < w; x++)
+                for (int c = 0; c < 3; c++)
+                    s->lin[i][c][y * st + x] = s->linear_of_u16[s->rgb16[3 * x + c]];
+        }
+    CU_LAUNCH(vqx_cuda_ssimu2_linear(&job.pics, &s->yuv, d_table, w, h, job.lin[0], NULL));
+    for (int k = 0; k < 6; k++)
+        bad += compare_plane(job.lin[0][k], s->lin[k / 3][k % 3], sizeof(float), w, h, st,
+                             "linear", where);
+    double cpu_sums[SSIMU2_CUDA_SCALES][3][SSIMU2_CUDA_SUMS];
+    for (int sc = 0; sc < job.n_scales; sc++) {
+        char what[64];
+        if (sc) {
+            /* halving, from the CPU's previous planes */
+            for (int k = 0; k < 6; k++)
+                upload_plane(job.lin[sc - 1][k], s->lin[k / 3][k % 3], sizeof(float), w, h, st);
+            const float *src[6];
+            for (int k = 0; k < 6; k++) src[k] = job.lin[sc - 1][k];
+            CU_LAUNCH(vqx_cuda_ssimu2_downsample(src, w, h, job.lin[sc], NULL));
+            for (int k = 0; k < 6; k++)
+                vqx_ssimu2_downsample_c(s->lin[k / 3][k % 3], s->lin[k / 3][k % 3], st, w, h);
+            w = job.w[sc];
+            h = job.h[sc];
+            snprintf(what, sizeof(what), "scale %d halved", sc);
+            for (int k = 0; k < 6; k++)
+                bad += compare_plane(job.lin[sc][k], s->lin[k / 3][k % 3], sizeof(float), w, h,
+                                     st, what, where);
+        }
+        /* XYB, from the CPU's linear planes */
+        const float *lin[6];
+        for (int k = 0; k < 6; k++) {
+            upload_plane(job.lin[sc][k], s->lin[k / 3][k % 3], sizeof(float), w, h, st);
+            lin[k] = job.lin[sc][k];
+        }
+        CU_LAUNCH(vqx_cuda_ssimu2_xyb(lin, w, h, job.neg_bias_cbrt, job.maps, plane, NULL));
+        for (int i = 0; i < 2; i++)
+            for (int y = 0; y < h; y++) {
+                const ptrdiff_t o = y * st;
+                vqx_ssimu2_xyb_row_c(s->lin[i][0] + o, s->lin[i][1] + o, s->lin[i][2] + o,
+                                     s->xyb[i][0] + o, s->xyb[i][1] + o, s->xyb[i][2] + o, w);
+            }
+        snprintf(what, sizeof(what), "scale %d xyb", sc);
+        for (int c = 0; c < 3; c++)
+            for (int i = 0; i < 2; i++)
+                bad += compare_plane(job.maps + (size_t)(c * 5 + 3 + i) * plane, s->xyb[i][c],
+                                     sizeof(float), w, h, st, what, where);
+        /* products, blurs and terms of each plane, from the CPU's maps */
+        float *cpu_maps = malloc(sizeof(float) * SSIMU2_CUDA_MAPS * (size_t)st * h);
+        float *cpu_scratch = malloc(sizeof(float) * (size_t)st * h);
+        float *cpu_blurred = malloc(sizeof(float) * SSIMU2_CUDA_MAPS * (size_t)st * h);
+        double *cpu_terms = malloc(sizeof(double) * 6 * (size_t)w * h);
+        if (!cpu_maps || !cpu_scratch || !cpu_blurred || !cpu_terms) exit(1);
+        const size_t cpu_plane = (size_t)st * h;
+        for (int c = 0; c < 3; c++) {
+            const float *img[2] = { s->xyb[0][c], s->xyb[1][c] };
+            for (int i = 0; i < 2; i++) {
+                upload_plane(job.maps + (size_t)(c * 5 + 3 + i) * plane, img[i], sizeof(float), w,
+                             h, st);
+                memcpy(cpu_maps + (c * 5 + 3 + i) * cpu_plane, img[i], sizeof(float) * cpu_plane);
+            }
+            for (int y = 0; y < h; y++) {
+                const ptrdiff_t o = y * st;
+                vqx_ssimu2_multiply_row_c(img[0] + o, img[0] + o, cpu_maps + c * 5 * cpu_plane + o,
+                                          w);
+                vqx_ssimu2_multiply_row_c(img[1] + o, img[1] + o,
+                                          cpu_maps + (c * 5 + 1) * cpu_plane + o, w);
+                vqx_ssimu2_multiply_row_c(img[0] + o, img[1] + o,
+                                          cpu_maps + (c * 5 + 2) * cpu_plane + o, w);
+            }
+        }
+        CU_LAUNCH(vqx_cuda_ssimu2_products(job.maps, plane, w, h, NULL));
+        snprintf(what, sizeof(what), "scale %d products", sc);
+        for (int c = 0; c < 3; c++)
+            for (int k = 0; k < 3; k++)
+                bad += compare_plane(job.maps + (size_t)(c * 5 + k) * plane,
+                                     cpu_maps + (c * 5 + k) * cpu_plane, sizeof(float), w, h, st,
+                                     what, where);
+        for (int m = 0; m < SSIMU2_CUDA_MAPS; m++)
+            upload_plane(job.maps + (size_t)m * plane, cpu_maps + m * cpu_plane, sizeof(float), w,
+                         h, st);
+        CU_LAUNCH(vqx_cuda_ssimu2_blur(&s->gauss, job.maps, job.scratch, job.blurred, plane,
+                                       SSIMU2_CUDA_MAPS, w, h, NULL));
+        for (int m = 0; m < SSIMU2_CUDA_MAPS; m++) {
+            vqx_ssimu2_blur_h_c(&s->gauss, cpu_maps + m * cpu_plane, cpu_scratch, st, w, h);
+            snprintf(what, sizeof(what), "scale %d map %d blurred rows", sc, m);
+            bad += compare_plane(job.scratch + (size_t)m * plane, cpu_scratch, sizeof(float), w, h,
+                                 st, what, where);
+            vqx_ssimu2_blur_v_c(&s->gauss, cpu_scratch, cpu_blurred + m * cpu_plane, st, w, h);
+            snprintf(what, sizeof(what), "scale %d map %d blurred", sc, m);
+            bad += compare_plane(job.blurred + (size_t)m * plane, cpu_blurred + m * cpu_plane,
+                                 sizeof(float), w, h, st, what, where);
+            upload_plane(job.blurred + (size_t)m * plane, cpu_blurred + m * cpu_plane,
+                         sizeof(float), w, h, st);
+        }
+        CU_LAUNCH(vqx_cuda_ssimu2_terms(job.maps, job.blurred, plane, w, h, job.terms, NULL));
+        for (int c = 0; c < 3; c++) {
+            const float *m = cpu_maps + c * 5 * cpu_plane, *b = cpu_blurred + c * 5 * cpu_plane;
+            double *ssim_t = cpu_terms + (size_t)(2 * c) * w * h;
+            double *edge_t = cpu_terms + (size_t)(2 * c + 1) * w * h;
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++) {
+                    const size_t o = (size_t)y * st + x, t = (size_t)y * w + x;
+                    ssim_t[t] = ssimu2_ssim_error(b[3 * cpu_plane + o], b[4 * cpu_plane + o], b[o],
+                                                  b[cpu_plane + o], b[2 * cpu_plane + o]);
+                    edge_t[t] = ssimu2_edge_diff(m[3 * cpu_plane + o], b[3 * cpu_plane + o],
+                                                 m[4 * cpu_plane + o], b[4 * cpu_plane + o]);
+                }
+            double *sums = cpu_sums[sc][c];
+            for (int k = 0; k < SSIMU2_CUDA_SUMS; k++) sums[k] = 0.0;
+            vqx_ssimu2_ssim_sums_c(b + 3 * cpu_plane, b + 4 * cpu_plane, b, b + cpu_plane,
+                                   b + 2 * cpu_plane, st, w, h, sums);
+            vqx_ssimu2_edge_sums_c(m + 3 * cpu_plane, b + 3 * cpu_plane, m + 4 * cpu_plane,
+                                   b + 4 * cpu_plane, st, w, h, sums + 2);
+        }
+        snprintf(what, sizeof(what), "scale %d terms", sc);
+        bad += compare_plane(job.terms, cpu_terms, sizeof(double), w * h, 6, w * h, what, where);
+        /* the sums of this scale alone, from the CPU's terms */
+        CU(cudaMemcpy(job.terms, cpu_terms, sizeof(double) * 6 * (size_t)w * h,
+                      cudaMemcpyHostToDevice));
+        const size_t offset[SSIMU2_CUDA_SCALES] = { 0 };
+        const int sw[SSIMU2_CUDA_SCALES] = { w }, sh[SSIMU2_CUDA_SCALES] = { h };
+        CU_LAUNCH(vqx_cuda_ssimu2_sums(job.terms, offset, sw, sh, 1, d_result, NULL));
+        snprintf(what, sizeof(what), "scale %d sums", sc);
+        bad += compare_plane(d_result, cpu_sums[sc], sizeof(double), 3 * SSIMU2_CUDA_SUMS, 1, 0,
+                             what, where);
+        free(cpu_maps);
+        free(cpu_scratch);
+        free(cpu_blurred);
+        free(cpu_terms);
+    }
+    /* the whole chain from the pictures: every scale's sums */
+    VqxCudaSsimu2 whole;
+    ssimu2_job_alloc(&whole, s, ref, dis, d_table);
+    CU(cudaMemset(d_result, 0xA5, sizeof(double) * SSIMU2_CUDA_SCALES * 3 * SSIMU2_CUDA_SUMS));
+    CU_LAUNCH(vqx_cuda_ssimu2(&whole, d_result, NULL));
+    bad += compare_plane(d_result, cpu_sums, sizeof(double), 3 * SSIMU2_CUDA_SUMS, job.n_scales,
+                         3 * SSIMU2_CUDA_SUMS, "frame sums", where);
+    CHECK(!bad, "%s ssimulacra2 %s: %u differences", where, opts, bad);
+    ssimu2_job_free(&whole);
+    ssimu2_job_free(&job);
+    CU(cudaFree(d_table));
+    CU(cudaFree(d_result));
+    fex->close(s);
+    free(s);
+}
+
+/* 4:2:0 and 4:4:4 pictures of one content (chroma included) and depth. */
+static void check_ssimulacra2_size(unsigned w, unsigned h, unsigned bpc, enum Content c,
+                                   unsigned seed)
+{
+    static const char *const opts[] = { "", "matrix=bt2020:range=full", "matrix=bt601" };
+    static const enum VqxPixelLayout layouts[] = { VQX_PIX_420, VQX_PIX_444 };
+    for (unsigned li = 0; li < 2; li++) {
+        VqxPicture ref, dis;
+        if (vqx_picture_alloc(&ref, layouts[li], bpc, w, h) ||
+            vqx_picture_alloc(&dis, layouts[li], bpc, w, h))
+            exit(1);
+        rng = seed ^ (li * 15485863u);
+        fill(&ref, &dis, c);
+        fill_chroma(&ref, &dis, c);
+        char where[96];
+        snprintf(where, sizeof(where), "%ux%u %s %u-bit %s", w, h, li ? "4:4:4" : "4:2:0", bpc,
+                 content_name[c]);
+        for (unsigned o = 0; o < (li ? 1u : 3u); o++) check_ssimulacra2(&ref, &dis, opts[o], where);
+        vqx_picture_free(&ref);
+        vqx_picture_free(&dis);
+    }
+}
+
 static const char *const float_motion_opts[] = {
     "", "motion_filter_size=3:motion_add_scale1=true", "motion_filter_size=1",
     "motion_add_scale1=true",
@@ -1292,7 +1627,17 @@ int main(void)
                     for (unsigned o = 0; o < 4; o++) check_adm(&ref, &dis, adm_opts[o], where);
                 vqx_picture_free(&ref);
                 vqx_picture_free(&dis);
+                if (w >= 8 && h >= 8)
+                    check_ssimulacra2_size(w, h, bpc, (enum Content)c, rng);
             }
+    /* ssimulacra2's smallest: one scale less than 8 wide (9x8: 5x4), and odd */
+    static const unsigned ssimu2_sizes[][2] = { { 8, 8 }, { 9, 8 }, { 13, 17 }, { 8, 31 } };
+    for (unsigned si = 0; si < sizeof(ssimu2_sizes) / sizeof(ssimu2_sizes[0]); si++)
+        for (unsigned di = 0; di < 4; di++)
+            for (int c = 0; c < N_CONTENTS; c++)
+                check_ssimulacra2_size(ssimu2_sizes[si][0], ssimu2_sizes[si][1], depths[di],
+                                       (enum Content)c, 0x2545F491u ^ (si * 7919u + di * 104729u +
+                                                                       (unsigned)c * 1299709u));
     /* a plane whose squared errors outgrow the exact sums: the device chains */
     VqxPicture ref, dis;
     if (vqx_picture_alloc(&ref, VQX_PIX_400, 16, 3840, 2160) ||

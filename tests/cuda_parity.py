@@ -84,6 +84,9 @@ FLOAT_OPTIONS = [
     "float_motion=motion_filter_size=1:motion_add_scale1=true:debug=false",
     "float_motion=motion_force_zero=true",
 ]
+SSIMULACRA2 = ["ssimulacra2"]
+# One instance a run: ssimulacra2's key carries no option suffix.
+SSIMULACRA2_OPTIONS = ["ssimulacra2=matrix=bt2020:range=full", "ssimulacra2=matrix=bt601"]
 CAMBI = ["cambi=full_ref=true"]  # cambi's own key and the full-reference ones
 # One instance with full_ref a run: its cambi_source and cambi_full_reference
 # keys carry no option suffix, so two would collide (refused).
@@ -125,6 +128,8 @@ SETS = {"defaults": (DEFAULTS, ["version=vmaf_v0.6.1"]), "options": (OPTIONS, []
         "float model": ([], ["version=vmaf_float_v0.6.1"]),
         "speed": (SPEED, []), "speed options": (SPEED_OPTIONS, []),
         "speed temporal": (["speed_temporal"], []),
+        "ssimulacra2": (SSIMULACRA2, []),
+        **{f"ssimulacra2 options {i + 1}": ([o], []) for i, o in enumerate(SSIMULACRA2_OPTIONS)},
         "cambi": (CAMBI, []), "cambi options": (CAMBI_OPTIONS, []),
         **{f"cambi full_ref {i + 1}": ([o], []) for i, o in enumerate(CAMBI_FULL_REF)},
         "v1 models": ([], V1_MODELS),
@@ -147,6 +152,8 @@ def applies(set_name, w, h, fmt):
     (the small sets aside)."""
     cw, ch = chroma_size(w, h, fmt)
     speed_ok = min(cw, ch) >= 80 and min(w, h) >= 80
+    if set_name.startswith("ssimulacra2"):  # needs chroma, and 8x8 (libjxl's minimum)
+        return fmt != "400" and min(w, h) >= 8
     if set_name.startswith("float vif"):  # scale 3 of the 17-tap filter: sides of 16
         return min(w, h) >= 16
     if set_name.startswith("float adm") or set_name == "float model":  # the 4-level DWT
@@ -309,6 +316,11 @@ GENERATED = [
     ("smallest for adm 33x33", 33, 33, "420", 8, 4, "random", "noisy", None),
     ("smallest for vif 16x16", 16, 16, "420", 10, 4, "random", "noisy", "small16"),
     ("smallest for motion 3x3", 3, 3, "420", 8, 4, "random", "random", "small3"),
+    # ssimulacra2's smallest: 9x8 is also scored at 5x4, 8x8 at 4x4
+    ("smallest for ssimulacra2 9x8", 9, 8, "420", 8, 3, "random", "noisy", "ssimulacra2"),
+    ("smallest for ssimulacra2 8x8 4:4:4", 8, 8, "444", 16, 3, "random", "noisy",
+     "ssimulacra2"),
+    ("ssimulacra2 4:2:2 odd 13x17", 13, 17, "422", 12, 3, "random", "random", "ssimulacra2"),
     ("3840x2160 8-bit", 3840, 2160, "420", 8, 4, "random", "noisy", None),
     ("3840x2160 10-bit", 3840, 2160, "420", 10, 3, "random", "noisy", "defaults"),
     # squared errors whose sum outgrows the device's exact integers
@@ -415,6 +427,7 @@ def main():
     ap.add_argument("--cache", required=True)
     ap.add_argument("--tmp", default=tempfile.gettempdir())
     ap.add_argument("--only", default="", help="run only inputs whose name contains this")
+    ap.add_argument("--sets", default="", help="run only feature sets whose name contains this")
     args = ap.parse_args()
 
     tmp = tempfile.mkdtemp(dir=args.tmp, prefix="vqx-parity-")
@@ -460,6 +473,7 @@ def main():
                     if applies(k, *geometry) and not k.startswith("cambi full_ref")}
         if any(tag in name for tag in FULL_REF_INPUTS):
             runs.update({k: v for k, v in SETS.items() if k.startswith("cambi full_ref")})
+        runs = {k: v for k, v in runs.items() if args.sets in k}
         variants = [(k, v, []) for k, v in runs.items()]
         if "defaults" in runs and name.startswith("nf_src01_q_"):
             variants.append(("defaults subsample 3", runs["defaults"], ["--subsample", "3"]))

@@ -5,9 +5,9 @@
  * every block is in use), one graph launch per frame and no allocation
  * after the first frame; the upload carries only
  * the planes the twins read. The scores must equal the CPU backend's.
- * Four chains: VMAF v0.6.1 (luma only), plus psnr (chroma too), plus the
+ * Five chains: VMAF v0.6.1 (luma only), plus psnr (chroma too), plus the
  * float twins (float_psnr, float_moment, float_ansnr, float_motion, float_vif,
- * float_adm), and the
+ * float_adm), plus ssimulacra2 (chroma too), and the
  * vmaf_v1.0.16_3d0h model (cambi, speed_chroma, adm, motion); each with the
  * caller's pictures (copied into pinned staging) and with pictures from the
  * context's pool (pinned: uploaded from where they are).
@@ -84,6 +84,8 @@ static const Chain chains[] = {
       { { "float_psnr", "" }, { "float_moment", "" }, { "float_ansnr", "" },
         { "float_motion", "motion_add_scale1=true" }, { "float_vif", "" }, { "float_adm", "" } },
       96, 64, 0 },
+    { "vmaf + ssimulacra2 (luma and chroma)", "version=vmaf_v0.6.1", { { "ssimulacra2", "" } },
+      96, 64, 1 },
     /* cambi needs a side of 216, speed_chroma chroma planes of 80x80 */
     { "vmaf_v1.0.16_3d0h (luma and chroma)", "version=vmaf_v1.0.16_3d0h", { { NULL } }, 320, 240,
       1 },

@@ -2,7 +2,8 @@
 # Build, test and benchmark the CUDA backend on a GPU machine, in one go.
 # Run from the source root; ../shared holds the clips; logs go to $OUT.
 #   bench/cuda/device_run.sh [build] [kernels] [residency] [parity] [bench] [bench-v1] [blocks] [cli] [bench-cpu] [ncu]
-# BENCH_FEATURES: the features (or version=MODEL) of bench-v1.
+# BENCH_FEATURES: the features (or version=MODEL) of bench-v1. PARITY_ONLY, PARITY_SETS: the
+# parity's inputs and feature sets whose names contain them (default all).
 # A folder DEPS (default ../deps) may hold .deb files of jansson and
 # pkgconf, and a meson wheel, for images that lack them.
 # BLOCKS_VARIANTS (e.g. "2 4"): other counts of frames in flight
@@ -59,7 +60,8 @@ if [[ $stages == *" parity "* ]]; then
     log "parity"
     PYTHONUNBUFFERED=1 timeout ${PARITY_TIMEOUT:-400} python3 tests/cuda_parity.py \
         --vqx build-dev/tools/vqx --shared ../shared --cache /tmp/vqx-clips --tmp /dev/shm \
-        ${PARITY_ONLY:+--only "$PARITY_ONLY"} > "$OUT/parity.log" 2>&1
+        ${PARITY_ONLY:+--only "$PARITY_ONLY"} ${PARITY_SETS:+--sets "$PARITY_SETS"} \
+        > "$OUT/parity.log" 2>&1
     echo "parity exit $?" >> "$OUT/parity.log"
     grep -E "^FAIL|values compared|parity exit|SKIP" "$OUT/parity.log" | head -40
 fi

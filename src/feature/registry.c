@@ -37,6 +37,7 @@ extern const VqxFeatureExtractor vqx_fex_float_ansnr_cuda;
 extern const VqxFeatureExtractor vqx_fex_float_motion_cuda;
 extern const VqxFeatureExtractor vqx_fex_float_vif_cuda;
 extern const VqxFeatureExtractor vqx_fex_float_adm_cuda;
+extern const VqxFeatureExtractor vqx_fex_ssimulacra2_cuda;
 #endif
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
@@ -72,6 +73,7 @@ static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_float_motion_cuda,
     &vqx_fex_float_vif_cuda,
     &vqx_fex_float_adm_cuda,
+    &vqx_fex_ssimulacra2_cuda,
 #endif
     NULL
 };

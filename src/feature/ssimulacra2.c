@@ -18,25 +18,9 @@
 #include "feature/ssimulacra2.h"
 #include "feature/ssimulacra2_dsp.h"
 
-enum { SCALES = 6, MIN_SIZE = 8 };
+enum { SCALES = SSIMU2_SCALES, MIN_SIZE = SSIMU2_MIN_SIZE };
 
-typedef struct Ssimu2State {
-    const char *matrix, *range;
-    Ssimu2YuvCoeffs yuv;
-    Ssimu2Gauss gauss;
-    Ssimu2DSPContext dsp;
-    int w, h;
-    ptrdiff_t stride;
-    float *linear_of_u16; /* 65536 entries: ssimu2_linear_from_u16 */
-    uint16_t *rgb16;      /* one row, interleaved */
-    float *mem;
-    /* Planes: linear and XYB of each image, then one plane's products,
-     * blur scratch and blurred maps. */
-    float *lin[2][3], *xyb[2][3];
-    float *prod, *scratch, *mu[2], *sigma[2], *sigma12;
-} Ssimu2State;
-
-static const char *const keys[] = { "ssimulacra2", NULL };
+const char *const vqx_ssimu2_keys[] = { "ssimulacra2", NULL };
 static const char *const matrices[] = { "bt709", "bt601", "bt2020", NULL };
 static const char *const ranges[] = { "limited", "full", NULL };
 
@@ -84,9 +68,12 @@ void vqx_ssimu2_rgb16_row(const VqxPicture *pic, unsigned y, const Ssimu2YuvCoef
                             sample(pic, 2, y >> ssy, x >> ssx), rgb + 3 * x);
 }
 
-static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+int vqx_ssimu2_setup(Ssimu2State *s, const VqxFrameFormat *fmt, VqxSink *sink)
 {
-    Ssimu2State *s = priv;
+    /* The core refuses 4:0:0 before a CPU init; a twin's device_init is
+     * called first, with the core's message. */
+    if (fmt->layout == VQX_PIX_400)
+        return vqx_fail(sink, -EINVAL, "ssimulacra2: needs chroma planes, input is 4:0:0");
     if (fmt->w < MIN_SIZE || fmt->h < MIN_SIZE)
         return vqx_fail(sink, -EINVAL, "ssimulacra2: %ux%u is too small: the minimum is %dx%d",
                         fmt->w, fmt->h, MIN_SIZE, MIN_SIZE);
@@ -98,6 +85,29 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     s->h = (int)fmt->h;
     /* Rows on 64-byte boundaries, for the SIMD entries' aligned loads. */
     s->stride = ((ptrdiff_t)fmt->w + 15) & ~(ptrdiff_t)15;
+    return 0;
+}
+
+int vqx_ssimu2_scale_sizes(int w, int h, int ws[SSIMU2_SCALES], int hs[SSIMU2_SCALES])
+{
+    int n = 0;
+    /* libjxl tests the size of the scale before, then halves. */
+    for (; n < SCALES && w >= MIN_SIZE && h >= MIN_SIZE; n++) {
+        if (n) {
+            w = (w + 1) / 2;
+            h = (h + 1) / 2;
+        }
+        ws[n] = w;
+        hs[n] = h;
+    }
+    return n;
+}
+
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    Ssimu2State *s = priv;
+    const int ret = vqx_ssimu2_setup(s, fmt, sink);
+    if (ret) return ret;
     const size_t plane = (size_t)s->stride * fmt->h;
     enum { PLANES = 12 + 7 };
     s->linear_of_u16 = malloc(sizeof(float) * 65536);
@@ -187,13 +197,37 @@ static double score(const double ssim[][6], const double edge[][12], int n_scale
     return sum > 0 ? 100.0 - 10.0 * pow(sum, 0.6276336467831387) : 100.0;
 }
 
+int vqx_ssimu2_emit(const Ssimu2State *s, const double sums[][3][SSIMU2_SUMS], int n_scales,
+                    unsigned frame, VqxSink *sink)
+{
+    double ssim[SCALES][6], edge[SCALES][12];
+    int w = s->w, h = s->h;
+    for (int sc = 0; sc < n_scales; sc++) {
+        if (sc) {
+            w = (w + 1) / 2;
+            h = (h + 1) / 2;
+        }
+        const double per_sample = 1.0 / ((double)w * h);
+        for (int c = 0; c < 3; c++) {
+            const double *ss = sums[sc][c], *es = sums[sc][c] + 2;
+            ssim[sc][c * 2] = per_sample * ss[0];
+            ssim[sc][c * 2 + 1] = sqrt(sqrt(per_sample * ss[1]));
+            for (int n = 0; n < 2; n++) {
+                edge[sc][c * 4 + 2 * n] = per_sample * es[2 * n];
+                edge[sc][c * 4 + 2 * n + 1] = sqrt(sqrt(per_sample * es[2 * n + 1]));
+            }
+        }
+    }
+    return vqx_emit(sink, 0, frame, score(ssim, edge, n_scales));
+}
+
 static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis, unsigned frame,
                    VqxSink *sink)
 {
     Ssimu2State *s = priv;
     to_linear(s, ref, s->lin[0]);
     to_linear(s, dis, s->lin[1]);
-    double ssim[SCALES][6], edge[SCALES][12];
+    double sums[SCALES][3][SSIMU2_SUMS];
     int w = s->w, h = s->h, n_scales = 0;
     /* libjxl tests the size of the scale before, then halves. */
     for (; n_scales < SCALES && w >= MIN_SIZE && h >= MIN_SIZE; n_scales++) {
@@ -210,7 +244,6 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis, uns
                 s->dsp.xyb_row(s->lin[i][0] + o, s->lin[i][1] + o, s->lin[i][2] + o,
                                s->xyb[i][0] + o, s->xyb[i][1] + o, s->xyb[i][2] + o, w);
             }
-        const double per_sample = 1.0 / ((double)w * h);
         for (int c = 0; c < 3; c++) {
             const float *img1 = s->xyb[0][c], *img2 = s->xyb[1][c];
             product_blur(s, img1, img1, s->sigma[0], w, h);
@@ -218,22 +251,17 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis, uns
             product_blur(s, img1, img2, s->sigma12, w, h);
             blur(s, img1, s->mu[0], w, h);
             blur(s, img2, s->mu[1], w, h);
-            double ss[2] = { 0.0, 0.0 }, es[4] = { 0.0, 0.0, 0.0, 0.0 };
+            double *ss = sums[n_scales][c], *es = sums[n_scales][c] + 2;
+            for (int k = 0; k < SSIMU2_SUMS; k++) ss[k] = 0.0;
             s->dsp.ssim_sums(s->mu[0], s->mu[1], s->sigma[0], s->sigma[1], s->sigma12, s->stride,
                              w, h, ss);
             s->dsp.edge_sums(img1, s->mu[0], img2, s->mu[1], s->stride, w, h, es);
-            ssim[n_scales][c * 2] = per_sample * ss[0];
-            ssim[n_scales][c * 2 + 1] = sqrt(sqrt(per_sample * ss[1]));
-            for (int n = 0; n < 2; n++) {
-                edge[n_scales][c * 4 + 2 * n] = per_sample * es[2 * n];
-                edge[n_scales][c * 4 + 2 * n + 1] = sqrt(sqrt(per_sample * es[2 * n + 1]));
-            }
         }
     }
-    return vqx_emit(sink, 0, frame, score(ssim, edge, n_scales));
+    return vqx_ssimu2_emit(s, (const double(*)[3][SSIMU2_SUMS])sums, n_scales, frame, sink);
 }
 
-static void close_ssimu2(void *priv)
+void vqx_ssimu2_close(void *priv)
 {
     Ssimu2State *s = priv;
     free(s->linear_of_u16);
@@ -241,7 +269,7 @@ static void close_ssimu2(void *priv)
     free(s->mem);
 }
 
-static const VqxOption options[] = {
+const VqxOption vqx_ssimu2_options[] = {
     { .name = "matrix", .help = "YUV to R'G'B' matrix: bt709, bt601 or bt2020",
       .type = VQX_OPT_STRING, .offset = offsetof(Ssimu2State, matrix), .def.s = "bt709",
       .choices = matrices },
@@ -255,10 +283,10 @@ const VqxFeatureExtractor vqx_fex_ssimulacra2 = {
     .name = "ssimulacra2",
     .backend = VQX_BACKEND_CPU,
     .flags = VQX_FEX_NEEDS_CHROMA,
-    .keys = keys,
-    .options = options,
+    .keys = vqx_ssimu2_keys,
+    .options = vqx_ssimu2_options,
     .state_size = sizeof(Ssimu2State),
     .init = init,
     .extract = extract,
-    .close = close_ssimu2,
+    .close = vqx_ssimu2_close,
 };

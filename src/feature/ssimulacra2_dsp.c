@@ -77,9 +77,14 @@ void vqx_ssimu2_gauss_init(Ssimu2Gauss *g)
     }
 }
 
+float vqx_ssimu2_neg_bias_cbrt(void)
+{
+    return -cbrtf(SSIMU2_OPSIN_BIAS);
+}
+
 SSIMU2_XYB_ROW(vqx_ssimu2_xyb_row_c)
 {
-    const float neg_bias_cbrt = -cbrtf(SSIMU2_OPSIN_BIAS);
+    const float neg_bias_cbrt = vqx_ssimu2_neg_bias_cbrt();
     for (int i = 0; i < n; i++) {
         float v[3];
         ssimu2_xyb(r[i], g[i], b[i], neg_bias_cbrt, v);
@@ -98,56 +103,15 @@ SSIMU2_DOWNSAMPLE(vqx_ssimu2_downsample_c)
 {
     const int ow = (w + 1) / 2, oh = (h + 1) / 2;
     for (int oy = 0; oy < oh; oy++) {
-        const float *row0 = in + 2 * oy * stride;
-        const float *row1 = 2 * oy + 1 < h ? row0 + stride : row0;
         float *dst = out + oy * stride;
-        for (int ox = 0; ox < ow; ox++) {
-            const int x0 = 2 * ox, x1 = x0 + 1 < w ? x0 + 1 : x0;
-            /* libjxl's order: a float sum from 0, row by row, then / 4. */
-            float sum = row0[x0];
-            sum += row0[x1];
-            sum += row1[x0];
-            sum += row1[x1];
-            dst[ox] = sum * 0.25f;
-        }
-    }
-}
-
-/* in[left] + in[right], each zero outside the row (libjxl adds the zero). */
-static inline float zero_padded_sum(const float *in, int left, int right, int w)
-{
-    return (left >= 0 ? in[left] : 0.0f) + (right < w ? in[right] : 0.0f);
-}
-
-/* The horizontal pass of one row, in libjxl's sequence (docs/ssimulacra2.md). */
-static void blur_row(const Ssimu2Gauss *g, const float *in, float *out, int w)
-{
-    const int radius = g->radius;
-    float prev[3] = { 0 }, prev2[3] = { 0 };
-    int n = -radius + 1;
-    /* libjxl's scalar head runs up to radius + 1 rounded up to 4 lanes. */
-    const int head_end = (radius + 1 + 3) / 4 * 4;
-    for (; n < (head_end < w ? head_end : w); n++) {
-        const float sum = zero_padded_sum(in, n - radius - 1, n + radius - 1, w);
-        const float v = ssimu2_blur_h_step(g, sum, prev, prev2);
-        if (n >= 0) out[n] = v;
-    }
-    /* Groups of 4 outputs, each lane from the group's inputs and the two
-     * outputs before the group (libjxl's unrolled loop). */
-    for (; n < w - radius + 1 - 3; n += 4) {
-        float sum[4];
-        for (int j = 0; j < 4; j++) sum[j] = in[n + j - radius - 1] + in[n + j + radius - 1];
-        ssimu2_blur_h_group(g, sum, prev, prev2, out + n);
-    }
-    for (; n < w; n++) {
-        const float sum = zero_padded_sum(in, n - radius - 1, n + radius - 1, w);
-        out[n] = ssimu2_blur_h_step(g, sum, prev, prev2);
+        /* Each output is read in full before it is written (out may be in). */
+        for (int ox = 0; ox < ow; ox++) dst[ox] = ssimu2_downsample_at(in, stride, w, h, ox, oy);
     }
 }
 
 SSIMU2_BLUR_H(vqx_ssimu2_blur_h_c)
 {
-    for (int y = 0; y < h; y++) blur_row(g, in + y * stride, out + y * stride, w);
+    for (int y = 0; y < h; y++) ssimu2_blur_h_row(g, in + y * stride, out + y * stride, w);
 }
 
 /* Columns in strips, so that each row of the strip is read once per step. */
@@ -165,10 +129,8 @@ SSIMU2_BLUR_V(vqx_ssimu2_blur_v_c)
             const float *in_bottom = bottom < h ? in + bottom * stride + x0 : NULL;
             float *dst = n >= 0 ? out + n * stride + x0 : NULL;
             for (int x = 0; x < sw; x++) {
-                /* libjxl adds the row below, or zero, to the row above only
-                 * when the row above exists. */
-                const float below = in_bottom ? in_bottom[x] : 0.0f;
-                const float sum = in_top ? in_top[x] + below : below;
+                const float sum = ssimu2_blur_v_sum(in_top ? in_top + x : NULL,
+                                                    in_bottom ? in_bottom + x : NULL);
                 const float v = ssimu2_blur_v_step(g, sum, y1[x], y2[x]);
                 if (dst) dst[x] = v;
             }

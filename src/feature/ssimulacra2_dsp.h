@@ -18,6 +18,9 @@
  * computes them. */
 void vqx_ssimu2_gauss_init(Ssimu2Gauss *g);
 
+/* -cbrtf(SSIMU2_OPSIN_BIAS), the host's: xyb_row's argument of ssimu2_xyb. */
+float vqx_ssimu2_neg_bias_cbrt(void);
+
 /* Linear sRGB planes to positive XYB planes, n samples of each. */
 #define SSIMU2_XYB_ROW(name)                                                         \
     void name(const float *r, const float *g, const float *b, float *x, float *y, \

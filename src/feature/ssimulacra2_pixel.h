@@ -13,14 +13,11 @@
 #define VQX_FEATURE_SSIMULACRA2_PIXEL_H
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#ifdef __CUDACC__
-#define VQX_HOSTDEV __host__ __device__
-#else
-#define VQX_HOSTDEV
-#endif
+#include "hostdev.h"
 
 /* ---- YUV to 16-bit R'G'B' (vqx's own step: docs/ssimulacra2.md) ---- */
 
@@ -187,6 +184,69 @@ VQX_HOSTDEV static inline void ssimu2_blur_h_group(const Ssimu2Gauss *g, const f
     for (int j = 0; j < 4; j++) out[j] = o[0][j] + (o[1][j] + o[2][j]);
 }
 
+/* The horizontal pass's input sum at output n: in[left] + in[right], each
+ * zero outside the row (libjxl adds the zero). */
+VQX_HOSTDEV static inline float ssimu2_zero_padded_sum(const float *in, int left, int right, int w)
+{
+    return (left >= 0 ? in[left] : 0.0f) + (right < w ? in[right] : 0.0f);
+}
+
+/* The horizontal pass of one row of w >= 1 samples, in libjxl's sequence
+ * (docs/ssimulacra2.md): the scalar recurrence, groups of 4, the scalar
+ * recurrence again. */
+VQX_HOSTDEV static inline void ssimu2_blur_h_row(const Ssimu2Gauss *g, const float *in,
+                                                 float *out, int w)
+{
+    const int radius = g->radius;
+    float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
+    int n = -radius + 1;
+    /* libjxl's scalar head runs up to radius + 1 rounded up to 4 lanes. */
+    const int head_end = (radius + 1 + 3) / 4 * 4;
+    for (; n < (head_end < w ? head_end : w); n++) {
+        const float sum = ssimu2_zero_padded_sum(in, n - radius - 1, n + radius - 1, w);
+        const float v = ssimu2_blur_h_step(g, sum, prev, prev2);
+        if (n >= 0) out[n] = v;
+    }
+    /* Groups of 4 outputs, each lane from the group's inputs and the two
+     * outputs before the group (libjxl's unrolled loop). */
+    for (; n < w - radius + 1 - 3; n += 4) {
+        float sum[4];
+        for (int j = 0; j < 4; j++) sum[j] = in[n + j - radius - 1] + in[n + j + radius - 1];
+        ssimu2_blur_h_group(g, sum, prev, prev2, out + n);
+    }
+    for (; n < w; n++) {
+        const float sum = ssimu2_zero_padded_sum(in, n - radius - 1, n + radius - 1, w);
+        out[n] = ssimu2_blur_h_step(g, sum, prev, prev2);
+    }
+}
+
+/* The vertical pass's input sum at an output: top and bottom are the
+ * samples radius + 1 above and radius - 1 below, NULL outside the column.
+ * libjxl adds the sample below, or zero, to the one above only when the
+ * one above exists. */
+VQX_HOSTDEV static inline float ssimu2_blur_v_sum(const float *top, const float *bottom)
+{
+    const float below = bottom ? *bottom : 0.0f;
+    return top ? *top + below : below;
+}
+
+/* ---- 2x2 halving (libjxl tools/ssimulacra2.cc, Downsample) ---- */
+
+/* Output (ox, oy) of the 2x2 mean of a w x h plane, the last column and
+ * row repeated when odd: libjxl's float sum from 0, row by row, then / 4. */
+VQX_HOSTDEV static inline float ssimu2_downsample_at(const float *in, ptrdiff_t stride, int w,
+                                                     int h, int ox, int oy)
+{
+    const float *row0 = in + 2 * oy * stride;
+    const float *row1 = 2 * oy + 1 < h ? row0 + stride : row0;
+    const int x0 = 2 * ox, x1 = x0 + 1 < w ? x0 + 1 : x0;
+    float sum = row0[x0];
+    sum += row0[x1];
+    sum += row1[x0];
+    sum += row1[x1];
+    return sum * 0.25f;
+}
+
 /* ---- error maps (libjxl tools/ssimulacra2.cc, SSIMMap and EdgeDiffMap) ---- */
 
 #define SSIMU2_C2 0.0009f
@@ -217,15 +277,20 @@ VQX_HOSTDEV static inline double ssimu2_quartic(double x)
     return x * x;
 }
 
+/* Term k of one edge difference: 0 artifact, 1 artifact^4, 2 detail lost,
+ * 3 detail lost^4. */
+VQX_HOSTDEV static inline double ssimu2_edge_term(double d, int k)
+{
+    const double artifact = d > 0.0 ? d : 0.0, detail_lost = -d > 0.0 ? -d : 0.0;
+    const double v = k < 2 ? artifact : detail_lost;
+    return k & 1 ? ssimu2_quartic(v) : v;
+}
+
 /* sums[0..3] += artifact, artifact^4, detail lost, detail lost^4 of one
  * edge difference. */
 VQX_HOSTDEV static inline void ssimu2_edge_add(double d, double sums[4])
 {
-    const double artifact = d > 0.0 ? d : 0.0, detail_lost = -d > 0.0 ? -d : 0.0;
-    sums[0] += artifact;
-    sums[1] += ssimu2_quartic(artifact);
-    sums[2] += detail_lost;
-    sums[3] += ssimu2_quartic(detail_lost);
+    for (int k = 0; k < 4; k++) sums[k] += ssimu2_edge_term(d, k);
 }
 
 #endif
