@@ -96,6 +96,7 @@ struct VqxContext {
     unsigned n_predictors;
 
     bool started, flushed;
+    enum VqxColorRange color_range;
     bool imported;            /* the stream came by vqx_import_stream */
     unsigned n_imports;       /* imported values so far: their write order */
     VqxDevice *device;        /* the CUDA backend, when selected */
@@ -410,6 +411,17 @@ static int select_backend(VqxContext *ctx, const VqxFeatureExtractor **fex)
     char msg[128];
     snprintf(msg, sizeof(msg), "%s: no %s twin, runs on the cpu", (*fex)->name, backend_name(b));
     notice(ctx, msg);
+    return 0;
+}
+
+int vqx_set_color_range(VqxContext *ctx, enum VqxColorRange range)
+{
+    if (!ctx) return -EINVAL;
+    if (ctx->started)
+        return set_error(ctx, -EINVAL, "the colour range must be set before the first picture");
+    if (range != VQX_RANGE_UNSPECIFIED && range != VQX_RANGE_LIMITED && range != VQX_RANGE_FULL)
+        return set_error(ctx, -EINVAL, "unknown colour range %d", (int)range);
+    ctx->color_range = range;
     return 0;
 }
 
@@ -1154,7 +1166,8 @@ int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
     if (!ctx->started)
         ctx->format = (VqxFrameFormat){ .layout = ref->layout, .bpc = ref->bpc, .w = ref->w[0],
                                         .h = ref->h[0],
-                                        .cpu_flags = vqx_cpu_flags(ctx->settings.cpumask) };
+                                        .cpu_flags = vqx_cpu_flags(ctx->settings.cpumask),
+                                        .range = ctx->color_range };
     int ret = check_picture(ctx, ref, "reference");
     if (!ret) ret = check_picture(ctx, dis, "distorted");
     if (!ret && !ctx->started) ret = start(ctx, ref);

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """CLI tests of what ssimulacra2 refuses: unknown matrix or range names
 (usage errors naming the choices), 4:0:0 input (no chroma to make RGB
-from) and frames below libjxl's 8x8 minimum, each with one clear message.
+from) and frames below libjxl's 8x8 minimum, each with one clear message;
+and of its range=auto: a y4m XCOLORRANGE tag decides, an option overrides it.
 
 Usage: ssimulacra2_errors.py VQX SAMPLES_DIR
 """
+import json
 import os
 import sys
 import tempfile
@@ -17,7 +19,7 @@ from cli_common import check, finish, run  # noqa: E402
 cli_common.refused(["-n", "--feature", "ssimulacra2=matrix=bt2100"],
                    "ssimulacra2: option matrix takes one of bt709, bt601, bt2020, not 'bt2100'")
 cli_common.refused(["-n", "--feature", "ssimulacra2=range=tv"],
-                   "ssimulacra2: option range takes one of limited, full, not 'tv'")
+                   "ssimulacra2: option range takes one of auto, limited, full, not 'tv'")
 cli_common.refused(["-n", "--feature", "ssimulacra2=primaries=bt709"],
                    "ssimulacra2: unknown option 'primaries' (options: matrix, range)")
 
@@ -32,6 +34,34 @@ def refused_input(w, h, layout, samples, needle):
     check(needle in p.stderr and p.stderr.count("\n") == 1,
           f"{w}x{h} {layout}: message {p.stderr.strip()!r} lacks {needle!r}")
 
+
+def scores(ref, dis, options=""):
+    p = run("-r", ref, "-d", dis, "-n", "--feature", "ssimulacra2" + options, "--json", "-o", "-",
+            "--precision", "max", "-q")
+    check(p.returncode == 0, f"ssimulacra2{options} on {ref}: exit {p.returncode} {p.stderr!r}")
+    if p.returncode:
+        return None
+    return [f["metrics"]["ssimulacra2"] for f in json.loads(p.stdout)["frames"]]
+
+
+samples = sys.argv[2]
+plain = [os.path.join(samples, n + ".y4m") for n in ("city_ref_320x180", "city_x264_100k_320x180")]
+with tempfile.TemporaryDirectory() as tmp:
+    tagged = {}
+    for tag in ("FULL", "LIMITED"):
+        tagged[tag] = []
+        for path in plain:
+            data = open(path, "rb").read()
+            end = data.index(b"\n")
+            out = os.path.join(tmp, f"{tag}_{os.path.basename(path)}")
+            open(out, "wb").write(data[:end] + b" XCOLORRANGE=" + tag.encode() + data[end:])
+            tagged[tag].append(out)
+    limited, full = scores(*plain), scores(*plain, "=range=full")
+    check(limited and full and limited != full, "range=full changes the scores")
+    check(scores(*tagged["FULL"]) == full, "a y4m tagged XCOLORRANGE=FULL is read as full range")
+    check(scores(*tagged["LIMITED"]) == limited, "XCOLORRANGE=LIMITED is read as limited range")
+    check(scores(*tagged["FULL"], "=range=limited") == limited, "range=limited overrides the tag")
+    check(scores(tagged["FULL"][0], plain[1]) == full, "the reference's tag decides for the pair")
 
 refused_input(16, 16, "400", 16 * 16, "ssimulacra2: needs chroma planes, input is 4:0:0")
 refused_input(7, 8, "420", 7 * 8 + 2 * 4 * 4, "ssimulacra2: 7x8 is too small: the minimum is 8x8")

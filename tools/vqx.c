@@ -203,7 +203,8 @@ static int score_frames(VqxContext *ctx, const CliSettings *s, VqxReader *ref, V
                                    promote_picture(ctx, &pd, pr.bpc, planes))) {
             /* the picture that failed is the one still at the lower depth */
             const bool ref_low = pr.bpc < pd.bpc;
-            VqxRawFormat wide = { pr.w[0], pr.h[0], ref_low ? pd.bpc : pr.bpc, pr.layout };
+            VqxRawFormat wide = { .w = pr.w[0], .h = pr.h[0], .bpc = ref_low ? pd.bpc : pr.bpc,
+                                  .layout = pr.layout };
             vqx_input_frame_message(input_name(ref_low ? s->ref_path : s->dis_path), &wide,
                                     VQX_INPUT_CANNOT_ALLOCATE, msg, sizeof(msg));
             vqx_picture_free(&pr);
@@ -352,6 +353,7 @@ int main(int argc, char **argv)
         code = EXIT_USAGE;
         goto out;
     }
+    vqx_set_color_range(ctx, vqx_input_pair_range(ref, dis)); /* before any picture: cannot fail */
     code = configure(ctx, &s);
     if (code) goto out;
     /* planes no feature reads are skipped in the files */

@@ -35,6 +35,13 @@ enum VqxPixelLayout {
     VQX_PIX_444,
 };
 
+/* The samples' range as the input's container tags it (y4m's XCOLORRANGE). */
+enum VqxColorRange {
+    VQX_RANGE_UNSPECIFIED,
+    VQX_RANGE_LIMITED,
+    VQX_RANGE_FULL,
+};
+
 /* A picture: 8-bit samples are uint8_t, 9 to 16 bits are uint16_t in host
  * order, each at most (1 << bpc) - 1. Chroma planes are ceil(w/2) wide for
  * 4:2:0 and 4:2:2 and ceil(h/2) high for 4:2:0; a 4:0:0 picture has one
@@ -116,6 +123,11 @@ VQX_API const char *vqx_last_error(const VqxContext *ctx);
  * run. */
 VQX_API int vqx_use_feature(VqxContext *ctx, const char *name,
                             const char *options);
+
+/* The input's sample range, as its container says (default unspecified):
+ * features whose options leave the range to the input read it (ssimulacra2's
+ * range=auto, its default). Must precede the first picture. */
+VQX_API int vqx_set_color_range(VqxContext *ctx, enum VqxColorRange range);
 
 /* Load a model from a libvmaf-style spec: "version=NAME" or "path=FILE",
  * with optional ":name=OUT", ":disable_clip", ":enable_transform" and

@@ -477,6 +477,10 @@ static PyObject *Context_score_files(PyObject *obj, PyObject *args)
     if (open_input(&ref, ref_path, rawp, msg) || open_input(&dis, dis_path, rawp, msg) ||
         check_inputs(ref, dis) || skip_input(ref, skip_ref, msg) || skip_input(dis, skip_dis, msg))
         goto out;
+    if (vqx_set_color_range(self->ctx, vqx_input_pair_range(ref, dis))) {
+        PyErr_SetString(error_type, vqx_last_error(self->ctx));
+        goto out;
+    }
     /* planes no feature reads are skipped in the files */
     vqx_input_set_planes(ref, vqx_planes_used(self->ctx));
     vqx_input_set_planes(dis, vqx_planes_used(self->ctx));

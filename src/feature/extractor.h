@@ -68,6 +68,7 @@ typedef struct VqxFrameFormat {
     /* The SIMD an extractor may use: src/cpu.h flags, already masked
      * (vqx_cpu_flags(VqxSettings.cpumask)); 0: the scalar C only. */
     unsigned cpu_flags;
+    enum VqxColorRange range; /* vqx_set_color_range's */
 } VqxFrameFormat;
 
 /* Size of plane p of such frames, as VqxPicture has it: the real chroma

@@ -22,7 +22,7 @@ enum { SCALES = SSIMU2_SCALES, MIN_SIZE = SSIMU2_MIN_SIZE };
 
 const char *const vqx_ssimu2_keys[] = { "ssimulacra2", NULL };
 static const char *const matrices[] = { "bt709", "bt601", "bt2020", NULL };
-static const char *const ranges[] = { "limited", "full", NULL };
+static const char *const ranges[] = { "auto", "limited", "full", NULL };
 
 int vqx_ssimu2_yuv_coeffs(Ssimu2YuvCoeffs *k, const char *matrix, const char *range,
                           unsigned bpc)
@@ -77,8 +77,11 @@ int vqx_ssimu2_setup(Ssimu2State *s, const VqxFrameFormat *fmt, VqxSink *sink)
     if (fmt->w < MIN_SIZE || fmt->h < MIN_SIZE)
         return vqx_fail(sink, -EINVAL, "ssimulacra2: %ux%u is too small: the minimum is %dx%d",
                         fmt->w, fmt->h, MIN_SIZE, MIN_SIZE);
-    /* Option names are checked by the core against the choices. */
-    vqx_ssimu2_yuv_coeffs(&s->yuv, s->matrix, s->range, fmt->bpc);
+    /* Option names are checked by the core against the choices; auto: the
+     * input's tag (y4m's XCOLORRANGE), limited when it has none. */
+    const char *range = strcmp(s->range, "auto") ? s->range
+                      : fmt->range == VQX_RANGE_FULL ? "full" : "limited";
+    vqx_ssimu2_yuv_coeffs(&s->yuv, s->matrix, range, fmt->bpc);
     vqx_ssimu2_gauss_init(&s->gauss);
     vqx_ssimu2_dsp_init(&s->dsp, fmt->cpu_flags);
     s->w = (int)fmt->w;
@@ -273,8 +276,10 @@ const VqxOption vqx_ssimu2_options[] = {
     { .name = "matrix", .help = "YUV to R'G'B' matrix: bt709, bt601 or bt2020",
       .type = VQX_OPT_STRING, .offset = offsetof(Ssimu2State, matrix), .def.s = "bt709",
       .choices = matrices },
-    { .name = "range", .help = "YUV sample range: limited (16-235/240 at 8 bits) or full",
-      .type = VQX_OPT_STRING, .offset = offsetof(Ssimu2State, range), .def.s = "limited",
+    { .name = "range",
+      .help = "YUV sample range: limited (16-235/240 at 8 bits), full, or auto (the input's "
+              "y4m XCOLORRANGE tag, else limited)",
+      .type = VQX_OPT_STRING, .offset = offsetof(Ssimu2State, range), .def.s = "auto",
       .choices = ranges },
     { 0 }
 };

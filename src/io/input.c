@@ -56,6 +56,7 @@ struct VqxInput {
     VqxRawFormat fmt;
     bool is_y4m;
     bool has_alpha;       /* y4m 444alpha: a luma-sized plane follows, unused */
+    enum VqxColorRange range; /* y4m's XCOLORRANGE tag */
     unsigned planes;      /* planes the reads fill */
     uint64_t frame_bytes; /* sample data of one frame in the file */
     uint64_t data_start;  /* offset of frame 0 (of its header, for y4m) */
@@ -679,7 +680,7 @@ static int open_y4m(VqxInput *in, char *err, size_t err_len)
     }
     size_t used;
     const int ret = vqx_y4m_parse_header(line, (size_t)len, &used, &in->fmt, &in->has_alpha,
-                                         why, sizeof(why));
+                                         &in->range, why, sizeof(why));
     if (ret < 0) {
         set_error(err, err_len, "%s: %s", in->name, why);
         return ret;
@@ -814,6 +815,11 @@ void vqx_input_close(VqxInput **in)
 const VqxRawFormat *vqx_input_format(const VqxInput *in)
 {
     return &in->fmt;
+}
+
+enum VqxColorRange vqx_input_pair_range(const VqxInput *ref, const VqxInput *dis)
+{
+    return ref->range != VQX_RANGE_UNSPECIFIED ? ref->range : dis->range;
 }
 
 const char *vqx_input_name(const VqxInput *in)

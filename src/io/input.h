@@ -43,6 +43,9 @@ void vqx_input_close(VqxInput **in);
 
 /* The stream's format (known after open), and the name messages give it. */
 const VqxRawFormat *vqx_input_format(const VqxInput *in);
+/* The pair's colour range (y4m's XCOLORRANGE tag; unspecified for raw input):
+ * the reference's, else the distorted's. */
+enum VqxColorRange vqx_input_pair_range(const VqxInput *ref, const VqxInput *dis);
 const char *vqx_input_name(const VqxInput *in);
 
 /* Frames with a plane of VQX_INPUT_MAX_PLANE_SAMPLES samples or more are

@@ -99,11 +99,12 @@ static int parse_colour(const char *value, VqxRawFormat *fmt, bool *has_alpha,
     return -EINVAL;
 }
 
-int vqx_y4m_parse_params(const char *params, VqxRawFormat *fmt,
-                         bool *has_alpha, char *why, size_t why_len)
+int vqx_y4m_parse_params(const char *params, VqxRawFormat *fmt, bool *has_alpha,
+                         enum VqxColorRange *range, char *why, size_t why_len)
 {
     /* No C tag: 4:2:0, 8 bits, as the format defines it. */
     VqxRawFormat parsed = { .bpc = 8, .layout = VQX_PIX_420 };
+    enum VqxColorRange tagged = VQX_RANGE_UNSPECIFIED;
     bool alpha = false;
     bool have_w = false, have_h = false;
     char token[VQX_Y4M_HEADER_MAX];
@@ -136,7 +137,11 @@ int vqx_y4m_parse_params(const char *params, VqxRawFormat *fmt,
         case 'C':
             ret = parse_colour(token + 1, &parsed, &alpha, why, why_len);
             break;
-        default: /* F, I, A, X and tags of future versions carry nothing we need */
+        case 'X': /* FFmpeg's XCOLORRANGE=FULL|LIMITED; other X tags carry nothing we need */
+            if (!strcmp(token, "XCOLORRANGE=FULL")) tagged = VQX_RANGE_FULL;
+            else if (!strcmp(token, "XCOLORRANGE=LIMITED")) tagged = VQX_RANGE_LIMITED;
+            break;
+        default: /* F, I, A and tags of future versions carry nothing we need */
             break;
         }
         if (ret < 0) return ret;
@@ -147,6 +152,7 @@ int vqx_y4m_parse_params(const char *params, VqxRawFormat *fmt,
     }
     *fmt = parsed;
     *has_alpha = alpha;
+    *range = tagged;
     return 0;
 }
 
@@ -157,7 +163,8 @@ static bool is_control(unsigned char c)
 }
 
 int vqx_y4m_parse_header(const char *line, size_t len, size_t *used, VqxRawFormat *fmt,
-                         bool *has_alpha, char *why, size_t why_len)
+                         bool *has_alpha, enum VqxColorRange *range, char *why,
+                         size_t why_len)
 {
     char params[VQX_Y4M_HEADER_MAX];
     size_t i = 0;
@@ -180,7 +187,7 @@ int vqx_y4m_parse_header(const char *line, size_t len, size_t *used, VqxRawForma
     }
     params[i] = 0;
     *used = i + 1;
-    return vqx_y4m_parse_params(params, fmt, has_alpha, why, why_len);
+    return vqx_y4m_parse_params(params, fmt, has_alpha, range, why, why_len);
 }
 
 int vqx_y4m_parse_frame_header(const char *buf, size_t len, size_t *used,

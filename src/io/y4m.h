@@ -21,16 +21,18 @@
 
 /* Parse the parameters of a stream header, `params` being the line after
  * the magic without its newline. `has_alpha` tells that frames carry a
- * fourth, luma-sized plane (444alpha). Returns 0 or -EINVAL. */
-int vqx_y4m_parse_params(const char *params, VqxRawFormat *fmt,
-                         bool *has_alpha, char *why, size_t why_len);
+ * fourth, luma-sized plane (444alpha); `range` gets FFmpeg's XCOLORRANGE
+ * tag (unspecified without one). Returns 0 or -EINVAL. */
+int vqx_y4m_parse_params(const char *params, VqxRawFormat *fmt, bool *has_alpha,
+                         enum VqxColorRange *range, char *why, size_t why_len);
 
 /* Parse a stream header line from the bytes after the magic: `len` bytes,
  * of which the line is a prefix (VQX_Y4M_HEADER_MAX - VQX_Y4M_MAGIC_LEN are
  * enough to tell). `used` gets the line's length, newline included.
  * Returns 0 or -EINVAL. */
 int vqx_y4m_parse_header(const char *line, size_t len, size_t *used, VqxRawFormat *fmt,
-                         bool *has_alpha, char *why, size_t why_len);
+                         bool *has_alpha, enum VqxColorRange *range, char *why,
+                         size_t why_len);
 
 /* The plain frame header, which most writers use for every frame. */
 #define VQX_Y4M_FRAME "FRAME\n"
