@@ -343,6 +343,11 @@ int vqx_device_alloc(VqxDevice *dev, size_t bytes, void **ptr, VqxSink *sink)
     return ret ? vqx_fail(sink, ret, "%s", dev->error) : 0;
 }
 
+int vqx_device_alloc_floats(VqxDevice *dev, size_t n, float **ptr, VqxSink *sink)
+{
+    return vqx_device_alloc(dev, n * sizeof(float), (void **)ptr, sink);
+}
+
 int vqx_device_upload_table(VqxDevice *dev, void *dst, const void *src, size_t bytes,
                             VqxSink *sink)
 {

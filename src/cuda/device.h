@@ -45,6 +45,8 @@ void vqx_device_use_planes(VqxDevice *dev, unsigned planes);
 void vqx_device_result_bytes(VqxDevice *dev, size_t bytes);
 /* Device memory owned by the backend, zeroed, freed at its close. */
 int vqx_device_alloc(VqxDevice *dev, size_t bytes, void **ptr, VqxSink *sink);
+/* The same for n floats. */
+int vqx_device_alloc_floats(VqxDevice *dev, size_t n, float **ptr, VqxSink *sink);
 /* A constant table copied to the device once. */
 int vqx_device_upload_table(VqxDevice *dev, void *dst, const void *src, size_t bytes,
                             VqxSink *sink);

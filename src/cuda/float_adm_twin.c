@@ -16,15 +16,10 @@ typedef struct FloatAdmTwin {
     uint32_t *recip;
 } FloatAdmTwin;
 
-static int alloc_floats(VqxDevice *dev, size_t n, float **p, VqxSink *sink)
-{
-    return vqx_device_alloc(dev, n * sizeof(float), (void **)p, sink);
-}
-
 static int alloc_bands(VqxDevice *dev, size_t n, VqxCudaFloatAdmBands *b, VqxSink *sink)
 {
     int ret = 0;
-    for (int k = 0; k < 3 && !ret; k++) ret = alloc_floats(dev, n, &b->band[k], sink);
+    for (int k = 0; k < 3 && !ret; k++) ret = vqx_device_alloc_floats(dev, n, &b->band[k], sink);
     return ret;
 }
 
@@ -37,16 +32,16 @@ static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, Vq
         return vqx_fail(sink, -ENOTSUP, "float_adm: no CUDA twin for adm_p_norm other than 3");
     const size_t band = (size_t)t->cpu.level[0].w * t->cpu.level[0].h;
     for (int p = 0; p < 2 && !ret; p++) {
-        ret = alloc_floats(dev, band, &t->approx[p][0], sink);
-        if (!ret) ret = alloc_floats(dev, band, &t->approx[p][1], sink);
+        ret = vqx_device_alloc_floats(dev, band, &t->approx[p][0], sink);
+        if (!ret) ret = vqx_device_alloc_floats(dev, band, &t->approx[p][1], sink);
         if (!ret) ret = alloc_bands(dev, band, &t->bands[p], sink);
     }
     if (!ret) ret = alloc_bands(dev, band, &t->restored, sink);
     if (!ret) ret = alloc_bands(dev, band, &t->additive, sink);
-    if (!ret) ret = alloc_floats(dev, 3 * FLOAT_ADM_SUMS * band, &t->cubes, sink);
-    if (!ret) ret = alloc_floats(dev, 3 * FLOAT_ADM_SUMS * (size_t)t->cpu.level[0].h,
+    if (!ret) ret = vqx_device_alloc_floats(dev, 3 * FLOAT_ADM_SUMS * band, &t->cubes, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, 3 * FLOAT_ADM_SUMS * (size_t)t->cpu.level[0].h,
                                  &t->row_sums, sink);
-    if (!ret) ret = alloc_floats(dev, 8, &t->taps, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, 8, &t->taps, sink);
     if (!ret) ret = vqx_device_upload_table(dev, t->taps, vqx_float_adm_db2_lo, 4 * sizeof(float),
                                             sink);
     if (!ret) ret = vqx_device_upload_table(dev, t->taps + 4, vqx_float_adm_db2_hi,

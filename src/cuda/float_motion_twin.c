@@ -24,11 +24,6 @@ typedef struct FloatMotionTwin {
     float *mid, *row_sums;
 } FloatMotionTwin;
 
-static int alloc_floats(VqxDevice *dev, size_t n, float **p, VqxSink *sink)
-{
-    return vqx_device_alloc(dev, n * sizeof(float), (void **)p, sink);
-}
-
 /* The halving's axis tables of plane p on the device. */
 static int upload_halving(FloatMotionTwin *t, unsigned p, VqxDevice *dev, VqxSink *sink)
 {
@@ -37,12 +32,13 @@ static int upload_halving(FloatMotionTwin *t, unsigned p, VqxDevice *dev, VqxSin
     const size_t rows = 2 * (size_t)g->half_h, cols = 2 * (size_t)g->half_w;
     int ret = vqx_device_alloc(dev, rows * sizeof(int), (void **)&t->row_index[p], sink);
     if (!ret) ret = vqx_device_alloc(dev, cols * sizeof(int), (void **)&t->col_index[p], sink);
-    if (!ret) ret = alloc_floats(dev, rows, &t->row_weight[p], sink);
-    if (!ret) ret = alloc_floats(dev, cols, &t->col_weight[p], sink);
-    if (!ret) ret = vqx_device_upload_table(dev, t->row_index[p], r->rows.index, rows * sizeof(int), sink);
-    if (!ret) ret = vqx_device_upload_table(dev, t->col_index[p], r->cols.index, cols * sizeof(int), sink);
-    if (!ret) ret = vqx_device_upload_table(dev, t->row_weight[p], r->rows.weight, rows * sizeof(float), sink);
-    if (!ret) ret = vqx_device_upload_table(dev, t->col_weight[p], r->cols.weight, cols * sizeof(float), sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, rows, &t->row_weight[p], sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, cols, &t->col_weight[p], sink);
+    const size_t ib = sizeof(int), fb = sizeof(float);
+    if (!ret) ret = vqx_device_upload_table(dev, t->row_index[p], r->rows.index, rows * ib, sink);
+    if (!ret) ret = vqx_device_upload_table(dev, t->col_index[p], r->cols.index, cols * ib, sink);
+    if (!ret) ret = vqx_device_upload_table(dev, t->row_weight[p], r->rows.weight, rows * fb, sink);
+    if (!ret) ret = vqx_device_upload_table(dev, t->col_weight[p], r->cols.weight, cols * fb, sink);
     return ret;
 }
 
@@ -61,17 +57,18 @@ static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, Vq
     t->slots = 2;
     while (VQX_DEVICE_BLOCKS % t->slots) t->slots++;
     const size_t luma = (size_t)fmt->w * fmt->h;
-    ret = alloc_floats(dev, (size_t)t->cpu.n_taps, &t->taps, sink);
+    ret = vqx_device_alloc_floats(dev, (size_t)t->cpu.n_taps, &t->taps, sink);
     if (!ret) ret = vqx_device_upload_table(dev, t->taps, t->cpu.taps,
                                             sizeof(float) * (size_t)t->cpu.n_taps, sink);
-    if (!ret) ret = alloc_floats(dev, luma, &t->mid, sink);
-    if (!ret) ret = alloc_floats(dev, fmt->h, &t->row_sums, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, luma, &t->mid, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, fmt->h, &t->row_sums, sink);
     for (unsigned p = 0; p < t->cpu.n_planes && !ret; p++) {
         const FloatMotionGeometry *g = &t->cpu.geo[p];
         for (unsigned i = 0; i < t->slots && !ret; i++) {
-            ret = alloc_floats(dev, (size_t)g->w * g->h, &t->blurred[p][i], sink);
+            ret = vqx_device_alloc_floats(dev, (size_t)g->w * g->h, &t->blurred[p][i], sink);
             if (!ret && t->cpu.add_scale1)
-                ret = alloc_floats(dev, (size_t)g->half_w * g->half_h, &t->halved[p][i], sink);
+                ret = vqx_device_alloc_floats(dev, (size_t)g->half_w * g->half_h,
+                                              &t->halved[p][i], sink);
         }
         if (!ret && t->cpu.add_scale1) ret = upload_halving(t, p, dev, sink);
     }
@@ -108,7 +105,8 @@ static int record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
 static int collect(void *priv, const void *result, unsigned frame, VqxSink *sink)
 {
     FloatMotionTwin *t = priv;
-    const double score = t->cpu.force_zero || !frame ? 0.0 : vqx_float_motion_score(&t->cpu, result);
+    const double score =
+        t->cpu.force_zero || !frame ? 0.0 : vqx_float_motion_score(&t->cpu, result);
     return vqx_float_motion_emit_frame(&t->cpu, frame, score, sink);
 }
 

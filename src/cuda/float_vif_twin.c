@@ -16,11 +16,6 @@ typedef struct FloatVifTwin {
     float *moments, *num, *den, *row_num, *row_den, *rows;
 } FloatVifTwin;
 
-static int alloc_floats(VqxDevice *dev, size_t n, float **p, VqxSink *sink)
-{
-    return vqx_device_alloc(dev, n * sizeof(float), (void **)p, sink);
-}
-
 static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, VqxSink *sink)
 {
     FloatVifTwin *t = priv;
@@ -32,18 +27,18 @@ static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, Vq
     const size_t plane = (size_t)fmt->w * fmt->h;
     for (unsigned sc = 0; sc < FLOAT_VIF_SCALES && !ret; sc++) {
         const FloatVifPlane *p = &t->cpu.planes[sc];
-        ret = alloc_floats(dev, (size_t)p->w * p->h, &t->ref[sc], sink);
-        if (!ret) ret = alloc_floats(dev, (size_t)p->w * p->h, &t->dis[sc], sink);
-        if (!ret) ret = alloc_floats(dev, t->cpu.filter_width[sc], &t->filter[sc], sink);
+        ret = vqx_device_alloc_floats(dev, (size_t)p->w * p->h, &t->ref[sc], sink);
+        if (!ret) ret = vqx_device_alloc_floats(dev, (size_t)p->w * p->h, &t->dis[sc], sink);
+        if (!ret) ret = vqx_device_alloc_floats(dev, t->cpu.filter_width[sc], &t->filter[sc], sink);
         if (!ret) ret = vqx_device_upload_table(dev, t->filter[sc], t->cpu.filter[sc],
                                                 sizeof(float) * t->cpu.filter_width[sc], sink);
     }
-    if (!ret) ret = alloc_floats(dev, 5 * plane, &t->moments, sink);
-    if (!ret) ret = alloc_floats(dev, plane, &t->num, sink);
-    if (!ret) ret = alloc_floats(dev, plane, &t->den, sink);
-    if (!ret) ret = alloc_floats(dev, fmt->h, &t->row_num, sink);
-    if (!ret) ret = alloc_floats(dev, fmt->h, &t->row_den, sink);
-    if (!ret) ret = alloc_floats(dev, plane / 2 + fmt->w, &t->rows, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, 5 * plane, &t->moments, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, plane, &t->num, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, plane, &t->den, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, fmt->h, &t->row_num, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, fmt->h, &t->row_den, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, plane / 2 + fmt->w, &t->rows, sink);
     vqx_device_use_planes(dev, VQX_DEVICE_LUMA);
     vqx_device_result_bytes(dev, sizeof(float[FLOAT_VIF_SCALES][2]));
     return ret;

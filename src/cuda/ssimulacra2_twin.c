@@ -18,11 +18,6 @@ typedef struct Ssimu2Twin {
 _Static_assert(SSIMU2_CUDA_SCALES == SSIMU2_SCALES && SSIMU2_CUDA_SUMS == SSIMU2_SUMS,
                "the device's sums are the CPU's");
 
-static int alloc_floats(VqxDevice *dev, size_t n, float **p, VqxSink *sink)
-{
-    return vqx_device_alloc(dev, n * sizeof(float), (void **)p, sink);
-}
-
 static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, VqxSink *sink)
 {
     Ssimu2Twin *t = priv;
@@ -49,19 +44,19 @@ static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, Vq
     if (!table) return vqx_fail(sink, -ENOMEM, "out of memory");
     for (unsigned v = 0; v < 65536; v++) table[v] = ssimu2_linear_from_u16(v);
     float *lin = NULL;
-    ret = alloc_floats(dev, 65536, (float **)&job->linear_of_u16, sink);
+    ret = vqx_device_alloc_floats(dev, 65536, (float **)&job->linear_of_u16, sink);
     if (!ret)
         ret = vqx_device_upload_table(dev, (void *)job->linear_of_u16, table,
                                       sizeof(float) * 65536, sink);
     free(table);
-    if (!ret) ret = alloc_floats(dev, lin_floats, &lin, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, lin_floats, &lin, sink);
     for (int sc = 0; sc < job->n_scales && !ret; sc++) {
         const size_t n = (size_t)job->w[sc] * job->h[sc];
         for (int k = 0; k < 6; k++) job->lin[sc][k] = lin, lin += n;
     }
-    if (!ret) ret = alloc_floats(dev, SSIMU2_CUDA_MAPS * job->plane, &job->maps, sink);
-    if (!ret) ret = alloc_floats(dev, SSIMU2_CUDA_MAPS * job->plane, &job->scratch, sink);
-    if (!ret) ret = alloc_floats(dev, SSIMU2_CUDA_MAPS * job->plane, &job->blurred, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, SSIMU2_CUDA_MAPS * job->plane, &job->maps, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, SSIMU2_CUDA_MAPS * job->plane, &job->scratch, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, SSIMU2_CUDA_MAPS * job->plane, &job->blurred, sink);
     if (!ret) ret = vqx_device_alloc(dev, terms * sizeof(double), (void **)&job->terms, sink);
     vqx_device_use_planes(dev, VQX_DEVICE_LUMA | VQX_DEVICE_CHROMA);
     vqx_device_result_bytes(dev, sizeof(double[SSIMU2_SCALES][3][SSIMU2_SUMS]));
