@@ -302,15 +302,14 @@ static void check_float_ansnr(const VqxPicture *ref, const VqxPicture *dis, cons
     const VqxCudaFloatAnsnr job = {
         .ref = dev_plane(ref, pitch), .dis = dev_plane(dis, pitch), .pitch = pitch,
         .w = (int)w, .h = (int)h, .bpc = ref->bpc, .taps = dev_upload(taps, sizeof(taps)),
-        .signal_terms = dev_alloc(plane), .noise_terms = dev_alloc(plane),
-        .row_signal = dev_alloc(sizeof(float) * h), .row_noise = dev_alloc(sizeof(float) * h),
+        .terms = dev_alloc(2 * plane), .row_sums = dev_alloc(2 * sizeof(float) * h),
         .filtered_ref = dev_alloc(plane), .filtered_dis = dev_alloc(plane),
     };
     float *d_total = dev_alloc(2 * sizeof(float));
     CU_LAUNCH(vqx_cuda_float_ansnr(&job, d_total, NULL));
     float *fr = host_copy(job.filtered_ref, plane), *fd = host_copy(job.filtered_dis, plane);
-    float *rs = host_copy(job.row_signal, sizeof(float) * h);
-    float *rn = host_copy(job.row_noise, sizeof(float) * h), *total = host_copy(d_total, 8);
+    float *rs = host_copy(job.row_sums, 2 * sizeof(float) * h), *rn = rs + h;
+    float *total = host_copy(d_total, 8);
     float *cr = malloc(sizeof(float) * w), *cd = malloc(sizeof(float) * w);
     if (!cr || !cd) exit(1);
     unsigned bad = 0;
@@ -330,15 +329,13 @@ static void check_float_ansnr(const VqxPicture *ref, const VqxPicture *dis, cons
     bad += differ_floats(&total[0], &signal, 1, "signal", where, 0);
     bad += differ_floats(&total[1], &noise, 1, "noise", where, 0);
     CHECK(!bad, "%s float_ansnr: %u differences", where, bad);
-    const void *const dev_buffers[] = { job.ref, job.dis, job.taps, job.signal_terms,
-                                        job.noise_terms, job.row_signal, job.row_noise,
+    const void *const dev_buffers[] = { job.ref, job.dis, job.taps, job.terms, job.row_sums,
                                         job.filtered_ref, job.filtered_dis, d_total };
     for (unsigned i = 0; i < sizeof(dev_buffers) / sizeof(dev_buffers[0]); i++)
         CU(cudaFree((void *)dev_buffers[i]));
     free(fr);
     free(fd);
     free(rs);
-    free(rn);
     free(total);
     free(cr);
     free(cd);
@@ -498,14 +495,14 @@ static unsigned check_float_vif_scale(const FloatVifState *s, unsigned sc, const
         .ref = dev_upload(ref, plane * 4), .dis = dev_upload(dis, plane * 4), .w = w, .h = h,
         .filter = dev_upload(f, (size_t)width * 4), .width = width,
         .stat = vqx_float_vif_stat(s), .moments = dev_alloc(5 * plane * 4),
-        .num = dev_alloc(plane * 4), .den = dev_alloc(plane * 4),
-        .row_num = dev_alloc((size_t)h * 4), .row_den = dev_alloc((size_t)h * 4),
+        .terms = dev_alloc(2 * plane * 4), .row_sums = dev_alloc(2 * (size_t)h * 4),
         .total = dev_alloc(8),
     };
     CU_LAUNCH(vqx_cuda_float_vif_scale(&job, NULL));
-    float *moments = host_copy(job.moments, 5 * plane * 4), *num = host_copy(job.num, plane * 4);
-    float *den = host_copy(job.den, plane * 4), *row_num = host_copy(job.row_num, (size_t)h * 4);
-    float *row_den = host_copy(job.row_den, (size_t)h * 4), *total = host_copy(job.total, 8);
+    float *moments = host_copy(job.moments, 5 * plane * 4);
+    float *num = host_copy(job.terms, 2 * plane * 4), *den = num + plane;
+    float *row_num = host_copy(job.row_sums, 2 * (size_t)h * 4), *row_den = row_num + h;
+    float *total = host_copy(job.total, 8);
     float *v = malloc(5 * (size_t)w * 4), *o = malloc(5 * (size_t)w * 4);
     float *padded = malloc(((size_t)w + (size_t)width) * 4), *pn = malloc((size_t)w * 4);
     float *pd = malloc((size_t)w * 4);
@@ -542,15 +539,13 @@ static unsigned check_float_vif_scale(const FloatVifState *s, unsigned sc, const
     }
     bad += differ_floats(&total[0], &total_num, 1, "scale num", where, sc);
     bad += differ_floats(&total[1], &total_den, 1, "scale den", where, sc);
-    const void *const dev_buffers[] = { job.ref, job.dis, job.filter, job.moments, job.num,
-                                        job.den, job.row_num, job.row_den, job.total };
+    const void *const dev_buffers[] = { job.ref, job.dis, job.filter, job.moments, job.terms,
+                                        job.row_sums, job.total };
     for (unsigned i = 0; i < sizeof(dev_buffers) / sizeof(dev_buffers[0]); i++)
         CU(cudaFree((void *)dev_buffers[i]));
     free(moments);
     free(num);
-    free(den);
     free(row_num);
-    free(row_den);
     free(total);
     free(v);
     free(o);

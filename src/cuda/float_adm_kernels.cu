@@ -114,29 +114,6 @@ __global__ void adm_cubes(VqxCudaFloatAdmLevelJob job, VqxCudaFloatAdmBands ref,
     }
 }
 
-/* Each scored row's nine float sums in x order, a thread per row. */
-__global__ void adm_row_sums(const float *cubes, int rw, int rh, float *row_sums)
-{
-    const int y = blockIdx.x * blockDim.x + threadIdx.x;
-    if (y >= rh) return;
-    const size_t plane = (size_t)rw * rh;
-    for (int q = 0; q < FLOAT_ADM_SUMS * 3; q++) {
-        float sum = 0;
-        for (int x = 0; x < rw; x++) sum += cubes[q * plane + (size_t)x * rh + y];
-        row_sums[(size_t)q * rh + y] = sum;
-    }
-}
-
-/* The rows' sums added in row order: the level's FloatAdmLevelSums. */
-__global__ void adm_total(const float *row_sums, int rh, float *sums)
-{
-    const int q = threadIdx.x;
-    if (q >= FLOAT_ADM_SUMS * 3) return;
-    float sum = 0;
-    for (int y = 0; y < rh; y++) sum += row_sums[(size_t)q * rh + y];
-    sums[q] = sum;
-}
-
 template <typename P>
 static void launch_dwt(const LevelInput &in, float inv_scale, const VqxCudaFloatAdmLevelJob *job,
                        float *a, const VqxCudaFloatAdmBands &bands, cudaStream_t s)
@@ -166,7 +143,8 @@ extern "C" int vqx_cuda_float_adm_level(const VqxCudaFloatAdmLevelJob *job, void
     const int rw = job->right - job->left, rh = job->bottom - job->top;
     const dim3 grid((rw + VQX_BLOCK - 1) / VQX_BLOCK, rh);
     adm_cubes<<<grid, VQX_BLOCK, 0, s>>>(*job, job->bands[0], job->restored, job->additive);
-    adm_row_sums<<<(rh + 127) / 128, 128, 0, s>>>(job->cubes, rw, rh, job->row_sums);
-    adm_total<<<1, 32, 0, s>>>(job->row_sums, rh, job->sums);
+    const VqxCudaRowChains sums = { job->cubes, (size_t)rw * rh, FLOAT_ADM_SUMS * 3, rw, rh,
+                                    job->row_sums, job->sums };
+    vqx_cuda_row_chains(&sums, s);
     return launch_status();
 }

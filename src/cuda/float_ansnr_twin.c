@@ -10,7 +10,7 @@
 typedef struct FloatAnsnrTwin {
     FloatAnsnrState cpu; /* first: the CPU's scoring reads it */
     unsigned bpc;
-    float *taps, *signal_terms, *noise_terms, *row_signal, *row_noise;
+    float *taps, *terms, *row_sums;
 } FloatAnsnrTwin;
 
 enum { N_REF_TAPS = FLOAT_ANSNR_REF_TAPS * FLOAT_ANSNR_REF_TAPS,
@@ -22,16 +22,13 @@ static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, Vq
     int ret = vqx_float_ansnr_setup(&t->cpu, fmt, sink);
     if (ret) return ret;
     t->bpc = fmt->bpc;
-    const size_t plane = sizeof(float) * fmt->w * fmt->h, rows = sizeof(float) * fmt->h;
     float taps[N_REF_TAPS + N_DIS_TAPS];
     memcpy(taps, vqx_float_ansnr_ref_filter, sizeof(vqx_float_ansnr_ref_filter));
     memcpy(taps + N_REF_TAPS, vqx_float_ansnr_dis_filter, sizeof(vqx_float_ansnr_dis_filter));
     if (!ret) ret = vqx_device_alloc(dev, sizeof(taps), (void **)&t->taps, sink);
     if (!ret) ret = vqx_device_upload_table(dev, t->taps, taps, sizeof(taps), sink);
-    if (!ret) ret = vqx_device_alloc(dev, plane, (void **)&t->signal_terms, sink);
-    if (!ret) ret = vqx_device_alloc(dev, plane, (void **)&t->noise_terms, sink);
-    if (!ret) ret = vqx_device_alloc(dev, rows, (void **)&t->row_signal, sink);
-    if (!ret) ret = vqx_device_alloc(dev, rows, (void **)&t->row_noise, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, 2 * (size_t)fmt->w * fmt->h, &t->terms, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, 2 * (size_t)fmt->h, &t->row_sums, sink);
     vqx_device_use_planes(dev, VQX_DEVICE_LUMA);
     vqx_device_result_bytes(dev, 2 * sizeof(float));
     return ret;
@@ -43,8 +40,7 @@ static int record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
     const VqxCudaFloatAnsnr job = {
         .ref = f->ref[0], .dis = f->dis[0], .pitch = f->pitch[0] / (t->bpc == 8 ? 1 : 2),
         .w = t->cpu.w, .h = t->cpu.h, .bpc = t->bpc, .taps = t->taps,
-        .signal_terms = t->signal_terms, .noise_terms = t->noise_terms,
-        .row_signal = t->row_signal, .row_noise = t->row_noise,
+        .terms = t->terms, .row_sums = t->row_sums,
     };
     return vqx_device_launched(dev, vqx_cuda_float_ansnr(&job, f->result, f->stream),
                                "float_ansnr");

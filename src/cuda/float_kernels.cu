@@ -190,34 +190,6 @@ __global__ void ansnr_terms(const P *ref, const P *dis, size_t pitch, int w, int
     }
 }
 
-/* Each row's float sums in x order, a thread per row (reading the terms
- * column after column, so that a warp's reads are adjacent). */
-__global__ void ansnr_row_sums(const float *signal_terms, const float *noise_terms, int w, int h,
-                               float *row_signal, float *row_noise)
-{
-    const int y = blockIdx.x * blockDim.x + threadIdx.x;
-    if (y >= h) return;
-    float signal = 0, noise = 0;
-    for (int x = 0; x < w; x++) {
-        signal += signal_terms[(size_t)x * h + y];
-        noise += noise_terms[(size_t)x * h + y];
-    }
-    row_signal[y] = signal;
-    row_noise[y] = noise;
-}
-
-/* The rows' sums added in row order, as the C adds them. */
-__global__ void ansnr_total(const float *row_signal, const float *row_noise, int h, float *total)
-{
-    float signal = 0, noise = 0;
-    for (int y = 0; y < h; y++) {
-        signal += row_signal[y];
-        noise += row_noise[y];
-    }
-    total[0] = signal;
-    total[1] = noise;
-}
-
 extern "C" int vqx_cuda_float_ansnr(const VqxCudaFloatAnsnr *job, float *total, void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
@@ -225,20 +197,20 @@ extern "C" int vqx_cuda_float_ansnr(const VqxCudaFloatAnsnr *job, float *total, 
     const dim3 grid((job->w + ANSNR_TILE_W - 1) / ANSNR_TILE_W,
                     (job->h + ANSNR_TILE_H - 1) / ANSNR_TILE_H);
     const float inv_scale = vqx_float_inverse_scale(job->bpc);
+    const size_t plane = (size_t)job->w * job->h;
     if (job->bpc == 8)
         ansnr_terms<<<grid, block, 0, s>>>((const uint8_t *)job->ref, (const uint8_t *)job->dis,
                                            job->pitch, job->w, job->h, inv_scale, job->taps,
-                                           job->signal_terms, job->noise_terms,
+                                           job->terms, job->terms + plane,
                                            job->filtered_ref, job->filtered_dis);
     else
         ansnr_terms<<<grid, block, 0, s>>>((const uint16_t *)job->ref, (const uint16_t *)job->dis,
                                            job->pitch, job->w, job->h, inv_scale, job->taps,
-                                           job->signal_terms, job->noise_terms,
+                                           job->terms, job->terms + plane,
                                            job->filtered_ref, job->filtered_dis);
-    ansnr_row_sums<<<(job->h + 127) / 128, 128, 0, s>>>(job->signal_terms, job->noise_terms,
-                                                       job->w, job->h, job->row_signal,
-                                                       job->row_noise);
-    ansnr_total<<<1, 1, 0, s>>>(job->row_signal, job->row_noise, job->h, total);
+    const VqxCudaRowChains energies = { job->terms, plane, 2, job->w, job->h, job->row_sums,
+                                        total };
+    vqx_cuda_row_chains(&energies, s);
     return launch_status();
 }
 

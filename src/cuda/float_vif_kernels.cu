@@ -67,44 +67,17 @@ __global__ void vif_pixel_stats(const float *moments, int w, int h, const float 
     den[(size_t)x * h + y] = d;
 }
 
-/* Each row's float sums in x order, a thread per row. */
-__global__ void vif_row_sums(const float *num, const float *den, int w, int h, float *row_num,
-                             float *row_den)
-{
-    const int y = blockIdx.x * blockDim.x + threadIdx.x;
-    if (y >= h) return;
-    float n = 0, d = 0;
-    for (int x = 0; x < w; x++) {
-        n += num[(size_t)x * h + y];
-        d += den[(size_t)x * h + y];
-    }
-    row_num[y] = n;
-    row_den[y] = d;
-}
-
-__global__ void vif_total(const float *row_num, const float *row_den, int h, float *num,
-                          float *den)
-{
-    float n = 0, d = 0;
-    for (int y = 0; y < h; y++) {
-        n += row_num[y];
-        d += row_den[y];
-    }
-    *num = n;
-    *den = d;
-}
-
 extern "C" int vqx_cuda_float_vif_scale(const VqxCudaFloatVifScale *j, void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
     const dim3 grid((j->w + VQX_BLOCK - 1) / VQX_BLOCK, j->h);
+    const size_t plane = (size_t)j->w * j->h;
     vif_moments<<<grid, VQX_BLOCK, 0, s>>>(j->ref, j->dis, j->w, j->h, j->filter, j->width,
                                            j->moments);
     vif_pixel_stats<<<grid, VQX_BLOCK, 0, s>>>(j->moments, j->w, j->h, j->filter, j->width,
-                                               j->stat, j->num, j->den);
-    vif_row_sums<<<(j->h + 127) / 128, 128, 0, s>>>(j->num, j->den, j->w, j->h, j->row_num,
-                                                    j->row_den);
-    vif_total<<<1, 1, 0, s>>>(j->row_num, j->row_den, j->h, j->total, j->total + 1);
+                                               j->stat, j->terms, j->terms + plane);
+    const VqxCudaRowChains sums = { j->terms, plane, 2, j->w, j->h, j->row_sums, j->total };
+    vqx_cuda_row_chains(&sums, s);
     return launch_status();
 }
 

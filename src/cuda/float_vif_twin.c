@@ -13,7 +13,7 @@ typedef struct FloatVifTwin {
     unsigned bpc;
     float *ref[FLOAT_VIF_SCALES], *dis[FLOAT_VIF_SCALES];
     float *filter[FLOAT_VIF_SCALES];
-    float *moments, *num, *den, *row_num, *row_den, *rows;
+    float *moments, *terms, *row_sums, *rows;
 } FloatVifTwin;
 
 static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, VqxSink *sink)
@@ -34,10 +34,8 @@ static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, Vq
                                                 sizeof(float) * t->cpu.filter_width[sc], sink);
     }
     if (!ret) ret = vqx_device_alloc_floats(dev, 5 * plane, &t->moments, sink);
-    if (!ret) ret = vqx_device_alloc_floats(dev, plane, &t->num, sink);
-    if (!ret) ret = vqx_device_alloc_floats(dev, plane, &t->den, sink);
-    if (!ret) ret = vqx_device_alloc_floats(dev, fmt->h, &t->row_num, sink);
-    if (!ret) ret = vqx_device_alloc_floats(dev, fmt->h, &t->row_den, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, 2 * plane, &t->terms, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, 2 * (size_t)fmt->h, &t->row_sums, sink);
     if (!ret) ret = vqx_device_alloc_floats(dev, plane / 2 + fmt->w, &t->rows, sink);
     vqx_device_use_planes(dev, VQX_DEVICE_LUMA);
     vqx_device_result_bytes(dev, sizeof(float[FLOAT_VIF_SCALES][2]));
@@ -73,8 +71,8 @@ static int record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
         const VqxCudaFloatVifScale job = {
             .ref = t->ref[sc], .dis = t->dis[sc], .w = (int)p->w, .h = (int)p->h,
             .filter = t->filter[sc], .width = (int)t->cpu.filter_width[sc],
-            .stat = vqx_float_vif_stat(&t->cpu), .moments = t->moments, .num = t->num,
-            .den = t->den, .row_num = t->row_num, .row_den = t->row_den, .total = totals[sc],
+            .stat = vqx_float_vif_stat(&t->cpu), .moments = t->moments, .terms = t->terms,
+            .row_sums = t->row_sums, .total = totals[sc],
         };
         ret = vqx_device_launched(dev, vqx_cuda_float_vif_scale(&job, f->stream), "float_vif");
     }

@@ -147,6 +147,22 @@ static inline double vqx_cuda_float_sum(const VqxCudaFloatSums *sums, unsigned k
     return sums->chained ? sums->chain[k] : (double)sums->units[k] * (1.0 / 65536.0);
 }
 
+/* ---- row chains: the float sums the CPU adds row by row. For each of
+ * `count` quantities (planes of w x h terms, `plane` floats apart, stored
+ * column after column: term (x, y) at x * h + y), each row's sum in x order
+ * into row_sums[q * h + y], then the rows' sums in row order into
+ * totals[q] ---- */
+#define VQX_CUDA_ROW_CHAINS_MAX 32
+typedef struct VqxCudaRowChains {
+    const float *terms;
+    size_t plane;
+    int count, w, h;
+    float *row_sums;                 /* count x h */
+    float *totals;                   /* count */
+} VqxCudaRowChains;
+
+void vqx_cuda_row_chains(const VqxCudaRowChains *chains, void *stream);
+
 /* ---- float_ansnr: total[0] and total[1] receive the frame's float signal
  * and noise energies, summed as the CPU sums them ---- */
 typedef struct VqxCudaFloatAnsnr {
@@ -155,8 +171,8 @@ typedef struct VqxCudaFloatAnsnr {
     int w, h;
     unsigned bpc;
     const float *taps;               /* the 3x3 filter, then the 5x5 */
-    float *signal_terms, *noise_terms; /* w * h each */
-    float *row_signal, *row_noise;   /* h each */
+    float *terms;                    /* the signal's w x h, then the noise's */
+    float *row_sums;                 /* the signal's h, then the noise's */
     float *filtered_ref, *filtered_dis; /* kernel checks: w * h each, or NULL */
 } VqxCudaFloatAnsnr;
 
@@ -204,8 +220,8 @@ typedef struct VqxCudaFloatVifScale {
     int width;
     FloatVifStat stat;
     float *moments;                  /* 5 planes of w x h: the vertical pass */
-    float *num, *den;                /* w x h each, column after column */
-    float *row_num, *row_den;        /* h each */
+    float *terms;                    /* num's w x h, then den's, column after column */
+    float *row_sums;                 /* num's h, then den's */
     float *total;
 } VqxCudaFloatVifScale;
 
