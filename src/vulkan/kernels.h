@@ -8,6 +8,11 @@
 
 #include "vulkan/vk.h"
 
+/* ---- total[index] = the sum of n 64-bit integers at terms (exact) ---- */
+int vqx_vk_sum64_kernel(VqxVk *vk, VqxVkKernel *k);
+void vqx_vk_sum64_record(VqxVk *vk, const VqxVkCommands *c, const VqxVkKernel *k,
+                         VkDeviceAddress terms, uint32_t n, VkDeviceAddress total, uint32_t index);
+
 /* ---- psnr: rows[y] receives row y's sum of squared differences (the
  * CPU's PsnrDSPContext row_sse) and total[index] the plane's sum ---- */
 typedef struct VqxVkPsnrKernels {
@@ -27,5 +32,25 @@ typedef struct VqxVkPsnrPlane {
 
 void vqx_vk_psnr_record(VqxVk *vk, const VqxVkCommands *c, const VqxVkPsnrKernels *k,
                         const VqxVkPsnrPlane *plane);
+
+/* ---- motion: the SAD of two luma planes (the CPU's vqx_motion_plane_sad):
+ * mid receives the column pass (w x h 32-bit), rows[y] row y's sum modulo
+ * 2^32, total[index] the plane's 64-bit sum ---- */
+typedef struct VqxVkMotionKernels {
+    VqxVkKernel columns, rows, sum;
+} VqxVkMotionKernels;
+
+int vqx_vk_motion_kernels(VqxVk *vk, VqxVkMotionKernels *k);
+void vqx_vk_motion_kernels_free(VqxVk *vk, VqxVkMotionKernels *k);
+
+typedef struct VqxVkMotionPlane {
+    VkDeviceAddress prev, cur;
+    uint32_t pitch_words, w, h, bpc;  /* w, h >= 3 */
+    VkDeviceAddress mid, rows, total;
+    uint32_t index;
+} VqxVkMotionPlane;
+
+void vqx_vk_motion_record(VqxVk *vk, const VqxVkCommands *c, const VqxVkMotionKernels *k,
+                          const VqxVkMotionPlane *plane);
 
 #endif

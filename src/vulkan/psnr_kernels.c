@@ -1,4 +1,4 @@
-/* psnr's Vulkan kernels (kernels.h): shaders/psnr_rows.comp and sum64.comp. */
+/* psnr's Vulkan kernels (kernels.h): shaders/psnr_rows.comp. */
 #include "vulkan/kernels.h"
 #include "vulkan/spirv.h"
 
@@ -8,17 +8,11 @@ typedef struct PsnrRowsPush {
     uint32_t pitch_words, width, wide;
 } PsnrRowsPush;
 
-typedef struct Sum64Push {
-    uint64_t terms, total;
-    uint32_t n, index;
-} Sum64Push;
-
 int vqx_vk_psnr_kernels(VqxVk *vk, VqxVkPsnrKernels *k)
 {
     int ret = vqx_vk_kernel(vk, vqx_spirv_psnr_rows, vqx_spirv_psnr_rows_bytes,
                             sizeof(PsnrRowsPush), &k->rows);
-    if (!ret) ret = vqx_vk_kernel(vk, vqx_spirv_sum64, vqx_spirv_sum64_bytes, sizeof(Sum64Push),
-                                  &k->sum);
+    if (!ret) ret = vqx_vk_sum64_kernel(vk, &k->sum);
     if (ret) vqx_vk_psnr_kernels_free(vk, k);
     return ret;
 }
@@ -34,6 +28,5 @@ void vqx_vk_psnr_record(VqxVk *vk, const VqxVkCommands *c, const VqxVkPsnrKernel
 {
     const PsnrRowsPush rows = { p->ref, p->dis, p->rows, p->pitch_words, p->w, p->bpc > 8 };
     vqx_vk_dispatch(vk, c, &k->rows, &rows, p->h, 1, 1);
-    const Sum64Push sum = { p->rows, p->total, p->h, p->index };
-    vqx_vk_dispatch(vk, c, &k->sum, &sum, 1, 1, 1);
+    vqx_vk_sum64_record(vk, c, &k->sum, p->rows, p->h, p->total, p->index);
 }
