@@ -22,7 +22,7 @@
 #include "collector.h"
 #include "context.h"
 #include "cpu.h"
-#include "cuda/device.h"
+#include "device/device.h"
 #include "feature/registry.h"
 #include "model/model.h"
 #include "options.h"
@@ -389,7 +389,7 @@ int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
 
 static const char *backend_name(enum VqxBackend b)
 {
-    return b == VQX_BACKEND_CUDA ? "cuda" : "cpu";
+    return b == VQX_BACKEND_CUDA ? "cuda" : b == VQX_BACKEND_VULKAN ? "vulkan" : "cpu";
 }
 
 /* The twin of the CPU extractor `cpu` for the selected backend, or `cpu`
@@ -847,13 +847,11 @@ int vqx_open(VqxContext **out, const VqxSettings *s)
     pthread_cond_init(&ctx->done_cond, NULL);
     *out = ctx;
 
-    if (ctx->settings.backend == VQX_BACKEND_CUDA) {
-        ret = vqx_device_open(&ctx->device, ctx->settings.gpu, ctx->settings.cuda_context,
-                              ctx->error, sizeof(ctx->error));
+    if (ctx->settings.backend != VQX_BACKEND_CPU) {
+        ret = vqx_device_open(&ctx->device, ctx->settings.backend, ctx->settings.gpu,
+                              ctx->settings.cuda_context, ctx->error, sizeof(ctx->error));
         if (ret) return ret;
-        ctx->pool_pinned = true;
-    } else if (ctx->settings.backend != VQX_BACKEND_CPU) {
-        return set_error(ctx, -EINVAL, "unknown backend %d", (int)ctx->settings.backend);
+        ctx->pool_pinned = vqx_device_wants_pinned(ctx->device);
     }
     ctx->n_workers = ctx->settings.n_threads;
     ctx->max_inflight = ctx->n_workers ? 2 * ctx->n_workers + 2 : 1;
@@ -1052,7 +1050,7 @@ static int start_twin(VqxContext *ctx, Feature *f, const VqxPicture *ref)
     if (ret == -ENOTSUP && !ctx->settings.strict_backend) {
         char msg[ERR_LEN + 64];
         snprintf(msg, sizeof(msg), "%s: %s; runs on the cpu", f->fex->name,
-                 f->error[0] ? f->error : "not supported by its cuda twin");
+                 f->error[0] ? f->error : "not supported by its device twin");
         notice(ctx, msg);
         f->error[0] = 0;
         return fall_back_to_cpu(ctx, f);
@@ -1477,7 +1475,7 @@ int vqx_import_backend(VqxContext *ctx, unsigned feature, enum VqxBackend backen
     if (!ctx) return -EINVAL;
     if (!ctx->imported)
         return set_error(ctx, -EINVAL, "a backend imported without an imported stream");
-    if (feature >= ctx->n_features || backend > VQX_BACKEND_CUDA)
+    if (feature >= ctx->n_features || backend > VQX_BACKEND_VULKAN)
         return set_error(ctx, -EINVAL, "imported backend: no feature %u or no backend %d", feature,
                          (int)backend);
     ctx->features[feature].imported_backend = (int)backend;

@@ -286,6 +286,12 @@ bad(["-r", REF, "-d", DIS, "--backend", "opencl"], 2, "cpu", "unknown backend")
 p = run("-r", REF, "-d", DIS, "--backend", "cuda", "--feature", "psnr", "-n")
 check(p.returncode == 0 or (p.returncode == 2 and "backend cuda: " in p.stderr),
       f"backend cuda: exit {p.returncode}, stderr {p.stderr.strip()!r}")
+# vulkan: a GPU that is not there is an error naming how many there are; without a
+# Vulkan build or device, one clear error
+p = run("-r", REF, "-d", DIS, "--backend", "vulkan", "--gpu", "99", "--feature", "psnr", "-n")
+check(p.returncode == 2 and ("no device 99" in p.stderr or "backend vulkan: " in p.stderr or
+                             "no Vulkan loader" in p.stderr),
+      f"backend vulkan --gpu 99: exit {p.returncode}, stderr {p.stderr.strip()!r}")
 bad(["-r", REF, "-d", DIS, "--threads", "-1"], 2, "thread", "bad thread count")
 bad(["-r", REF, "-d", DIS, "--precision", "40"], 2, "precision", "bad precision")
 bad(["-r", REF, "-d", DIS, "--nosuchflag"], 2, "nosuchflag", "unknown flag")

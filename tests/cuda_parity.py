@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Parity of the CUDA twins with the CPU extractors, at zero difference.
+"""Parity of the device twins (--backend cuda or vulkan) with the CPU
+extractors, at zero difference.
 
 Runs the vqx CLI twice on each input, with --backend cpu and with
---backend cuda --strict_backend (every feature on its twin, or failure), at
+--backend BACKEND --strict_backend (every feature on its twin, or failure), at
 --precision max, and compares every per-frame value, every pooled value and
 every aggregate as doubles (NaN equal to NaN). Inputs: every clip pair of
 ../shared (unpacked into a cache folder), and generated ones: full-range
@@ -15,8 +16,13 @@ eight, or those whose SpEED prescale the chroma planes allow).
 Then cambi's failure on luma above the peak must read the same on both
 backends, and its heatmap files must be equal.
 
+The Vulkan backend has twins of psnr and motion so far: with --backend
+vulkan every input runs the VULKAN_SETS instead, and --skip-large leaves out
+the 3840x2160 inputs (lavapipe, Vulkan on the CPU, in CI).
+
 Prints one line per run and a table; exits 0 when nothing differs, 1 on
-any difference, 77 (meson's skip) without a CUDA device.
+any difference, 77 (meson's skip) without a device, unless
+VQX_REQUIRE_VULKAN is set for --backend vulkan.
 """
 import argparse
 import json
@@ -114,6 +120,12 @@ CAMBI_FULL_REF = [
 ]
 FULL_REF_INPUTS = ("deb_cockatoo_x264_150k_1280x720_8f_420p8", "nf_src01_576x324_3f_420p10le",
                    "ramp 10-bit odd", "ramp 8-bit 16x216", "banded ramp 8-bit 3840x2160")
+# The Vulkan twins' features, at their defaults and with their other options.
+VULKAN_SETS = {"vulkan": (["psnr=enable_mse=true:enable_apsnr=true", "motion=debug=true"], []),
+               **{f"vulkan options {i + 1}": ([o], []) for i, o in enumerate(
+                   o for o in OPTIONS if o.startswith(("psnr", "motion")))}}
+
+
 def v1_models(*names):
     return [f"version=vmaf_v1.0.16_{m}:name=vmaf_{m}" for m in names]
 
@@ -195,8 +207,8 @@ def run_vqx(vqx, inp, features, models, backend, extra, out):
         cmd += ["-m", m]
     if not models:
         cmd.append("-n")
-    if backend == "cuda":
-        cmd += ["--backend", "cuda", "--strict_backend"]
+    if backend != "cpu":
+        cmd += ["--backend", backend, "--strict_backend"]
     else:
         cmd += ["--threads", str(min(os.cpu_count() or 1, 16))]
     t0 = time.time()
@@ -204,19 +216,20 @@ def run_vqx(vqx, inp, features, models, backend, extra, out):
     return proc, cmd, time.time() - t0
 
 
-def compare(cpu, gpu):
+def compare(cpu, gpu, device):
     """(values compared, differences, first difference)"""
     n = diff = 0
     first = ""
     if len(cpu["frames"]) != len(gpu["frames"]):
-        return 0, 1, f"{len(cpu['frames'])} frames on the cpu, {len(gpu['frames'])} on cuda"
+        return 0, 1, f"{len(cpu['frames'])} frames on the cpu, {len(gpu['frames'])} on {device}"
     for fc, fg in zip(cpu["frames"], gpu["frames"]):
         mc, mg = fc["metrics"], fg["metrics"]
         for key in sorted(set(mc) | set(mg)):
             n += 1
             if not same(mc.get(key, "absent"), mg.get(key, "absent")):
                 diff += 1
-                first = first or f"frame {fc['frameNum']} {key}: cpu {mc.get(key)!r} cuda {mg.get(key)!r}"
+                first = first or (f"frame {fc['frameNum']} {key}: cpu {mc.get(key)!r} "
+                                  f"{device} {mg.get(key)!r}")
     for section in ("pooled_metrics", "aggregate_metrics"):
         flat_c = json.dumps(cpu[section], sort_keys=True)
         flat_g = json.dumps(gpu[section], sort_keys=True)
@@ -225,7 +238,7 @@ def compare(cpu, gpu):
             diff += 1
             first = first or f"{section} differ"
     for name, backend in gpu.get("backends", {}).items():
-        if backend != "cuda":
+        if backend != device:
             diff += 1
             first = first or f"{name} ran on {backend}"
     return n, diff, first
@@ -410,12 +423,12 @@ def extra_checks(vqx, tmp):
         f"files differ: {sorted(files['cpu'] or [])} vs {sorted(files['cuda'] or [])}"
 
 
-def device_present(vqx, tmp):
+def device_present(vqx, tmp, backend):
     path = os.path.join(tmp, "probe.yuv")
     with open(path, "wb") as f:
         f.write(bytes(16 * 16 * 3 // 2))
     proc = subprocess.run([vqx, "-r", path, "-d", path, "-w", "16", "-h", "16", "-p", "420",
-                           "-b", "8", "-n", "--feature", "psnr", "--backend", "cuda", "-q"],
+                           "-b", "8", "-n", "--feature", "psnr", "--backend", backend, "-q"],
                           capture_output=True, text=True)
     return proc.returncode == 0, proc.stderr.strip()
 
@@ -428,12 +441,18 @@ def main():
     ap.add_argument("--tmp", default=tempfile.gettempdir())
     ap.add_argument("--only", default="", help="run only inputs whose name contains this")
     ap.add_argument("--sets", default="", help="run only feature sets whose name contains this")
+    ap.add_argument("--backend", default="cuda", choices=("cuda", "vulkan"))
+    ap.add_argument("--skip-large", action="store_true", help="leave out the 3840x2160 inputs")
     args = ap.parse_args()
+    device = args.backend
 
     tmp = tempfile.mkdtemp(dir=args.tmp, prefix="vqx-parity-")
-    ok, why = device_present(args.vqx, tmp)
+    ok, why = device_present(args.vqx, tmp, device)
     if not ok:
-        print(f"SKIP: no CUDA device ({why})")
+        if device == "vulkan" and os.environ.get("VQX_REQUIRE_VULKAN"):
+            print(f"FAIL: no Vulkan device ({why}), and VQX_REQUIRE_VULKAN is set")
+            return 1
+        print(f"SKIP: no {device} device ({why})")
         return 77
 
     inputs = []  # (name, argv, sets)
@@ -449,7 +468,7 @@ def main():
     else:
         print(f"note: {args.shared} not found: clips not compared")
     for name, w, h, fmt, bpc, frames, rk, dk, sets in GENERATED:
-        if args.only and args.only not in name:
+        if args.only and args.only not in name or args.skip_large and w * h > 1920 * 1080:
             continue
         base = os.path.join(tmp, name.replace(" ", "_").replace(":", ""))
         write_clip(base + ".ref.yuv", w, h, fmt, bpc, frames, rk)
@@ -462,7 +481,10 @@ def main():
     for name, argv, sets, geometry in inputs:
         if args.only and args.only not in name:
             continue
-        if sets in SMALL:
+        if device == "vulkan":  # motion needs 3x3
+            runs = {k: v for k, v in VULKAN_SETS.items()
+                    if min(geometry[:2]) >= 3 or not any(f.startswith("motion") for f in v[0])}
+        elif sets in SMALL:
             runs = {sets: SMALL[sets]}
         elif sets in ("v1", "cambi all"):
             runs = {k: SETS[k] for k in (V1_SETS if sets == "v1" else CAMBI_SETS)}
@@ -471,7 +493,7 @@ def main():
         else:
             runs = {k: v for k, v in SETS.items()
                     if applies(k, *geometry) and not k.startswith("cambi full_ref")}
-        if any(tag in name for tag in FULL_REF_INPUTS):
+        if device == "cuda" and any(tag in name for tag in FULL_REF_INPUTS):
             runs.update({k: v for k, v in SETS.items() if k.startswith("cambi full_ref")})
         runs = {k: v for k, v in runs.items() if args.sets in k}
         variants = [(k, v, []) for k, v in runs.items()]
@@ -481,7 +503,7 @@ def main():
             variants.append(("speed subsample 3", runs["speed"], ["--subsample", "3"]))
         for set_name, (features, models), extra in variants:
             out = {}
-            for backend in ("cpu", "cuda"):
+            for backend in ("cpu", device):
                 path = os.path.join(tmp, f"out-{backend}.json")
                 proc, cmd, secs = run_vqx(args.vqx, argv, features, models, backend, extra, path)
                 if proc.returncode != 0:
@@ -490,11 +512,11 @@ def main():
                           f"{proc.stderr.strip()}\n  {' '.join(cmd)}")
                     break
                 out[backend] = json.load(open(path))
-            if not out.get("cpu") or not out.get("cuda"):
+            if not out.get("cpu") or not out.get(device):
                 failures += 1
                 rows.append((name, set_name, 0, 0, "run failed"))
                 continue
-            n, diff, first = compare(out["cpu"], out["cuda"])
+            n, diff, first = compare(out["cpu"], out[device], device)
             total_n += n
             total_diff += diff
             failures += diff > 0
@@ -503,7 +525,7 @@ def main():
             print(f"{'FAIL' if diff else 'ok  '} {name} [{set_name}]: {frames} frames, {n} values, "
                   f"{diff} differ{': ' + first if first else ''}", flush=True)
 
-    if not args.only:
+    if not args.only and device == "cuda":
         for name, diff in extra_checks(args.vqx, tmp):
             failures += bool(diff)
             rows.append((name, "cambi", 3, 1, 1 if diff else 0))

@@ -95,11 +95,12 @@ static void print_help(const char *app)
            "\n"
            "How:\n"
            "      --threads N             worker threads (0: all work in one thread)\n"
-           "      --backend NAME          cpu (default) or cuda: features with a CUDA\n"
-           "                              twin run on the GPU, the others on the CPU\n"
+           "      --backend NAME          cpu (default), cuda or vulkan: features with a\n"
+           "                              twin there run on the GPU, the others on the CPU\n"
            "      --strict_backend        fail instead of running a feature on the CPU\n"
-           "      --gpu N                 the GPU of --backend cuda (CUDA device index,\n"
-           "                              default 0)\n"
+           "      --gpu N                 the GPU of --backend cuda or vulkan (the CUDA\n"
+           "                              device index, or the index among the Vulkan\n"
+           "                              devices vqx can use; default 0)\n"
            "      --cpumask N             SIMD levels not to use, libvmaf's bits: 1 SSE2,\n"
            "                              2 SSSE3, 4 SSE4.1, 8 AVX2, 16 AVX-512, 32 AVX-512\n"
            "                              ICL; 63: the scalar C (values are equal anyway)\n"
@@ -316,7 +317,8 @@ static int parse_args(CliSettings *s, int argc, char *const *argv)
         case ARG_BACKEND:
             if (!strcmp(optarg, "cpu")) s->backend = VQX_BACKEND_CPU;
             else if (!strcmp(optarg, "cuda")) s->backend = VQX_BACKEND_CUDA;
-            else return usage_error(app, "unknown backend '%s' (backends: cpu, cuda)", optarg);
+            else if (!strcmp(optarg, "vulkan")) s->backend = VQX_BACKEND_VULKAN;
+            else return usage_error(app, "unknown backend '%s' (backends: cpu, cuda, vulkan)", optarg);
             break;
         case ARG_STRICT_BACKEND:
             s->strict_backend = true;
@@ -345,8 +347,9 @@ static int parse_args(CliSettings *s, int argc, char *const *argv)
     if (!s->dis_path) return usage_error(app, "%s", "no distorted (-d) given");
     if (!strcmp(s->ref_path, "-") && !strcmp(s->dis_path, "-"))
         return usage_error(app, "%s", "only one input can be the standard input (-)");
-    if (s->gpu_given && s->backend != VQX_BACKEND_CUDA)
-        return usage_error(app, "%s", "--gpu picks the GPU of --backend cuda, which is not given");
+    if (s->gpu_given && s->backend == VQX_BACKEND_CPU)
+        return usage_error(app, "%s", "--gpu picks the GPU of --backend cuda or vulkan, neither of "
+                           "which is given");
     if (raw_fields && raw_fields != 15)
         return usage_error(app, "%s", "raw input needs all of -w, -h, -p and -b");
     const char *reader_threads = getenv("VQX_READER_THREADS");

@@ -81,6 +81,7 @@ VQX_API unsigned vqx_picture_planes(const VqxPicture *pic);
 enum VqxBackend {
     VQX_BACKEND_CPU,
     VQX_BACKEND_CUDA,
+    VQX_BACKEND_VULKAN,
 };
 
 typedef struct VqxSettings {
@@ -97,8 +98,9 @@ typedef struct VqxSettings {
      * bit disables that set, 0 uses every one the CPU has, 63 the scalar C
      * alone. Results are identical for every mask. */
     unsigned cpumask;
-    /* The cuda backend's GPU: its CUDA device index (default 0); ignored
-     * with cuda_context, which names its device itself. */
+    /* The GPU of the cuda or vulkan backend (default 0): its CUDA device
+     * index, or the index among the Vulkan devices that can run vqx's
+     * shaders; ignored with cuda_context, which names its device itself. */
     unsigned gpu;
     /* The cuda backend: a CUcontext to work in (the caller's, e.g. FFmpeg's
      * hardware device), made current on the threads that use the device;

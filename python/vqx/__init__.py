@@ -43,7 +43,7 @@ Frame = Sequence[Any]
 Specs = Union[str, Iterable[str], None]
 
 _LAYOUTS = {"400": 0, "420": 1, "422": 2, "444": 3}
-_BACKENDS = {"cpu": 0, "cuda": 1}
+_BACKENDS = {"cpu": 0, "cuda": 1, "vulkan": 2}
 _FORMATS = {"xml": 0, "json": 1, "csv": 2, "sub": 3, "svg": 4}
 _POOLS = ("min", "max", "mean", "harmonic_mean")
 # vqx.h's VQX_PRECISION_LIBVMAF and VQX_PRECISION_MAX
@@ -95,7 +95,7 @@ class _Options:
         self.threads = _count(threads, "thread count", 0, 1024)
         self.subsample = _count(subsample, "subsample", 0)
         if backend not in _BACKENDS:
-            raise Error(f"unknown backend {backend!r} (backends: cpu, cuda)")
+            raise Error(f"unknown backend {backend!r} (backends: cpu, cuda, vulkan)")
         self.backend = _BACKENDS[backend]
         self.frame_cnt = 0 if frame_cnt is None else _count(frame_cnt, "frame count", 1)
         self.strict_backend = bool(strict_backend)
@@ -131,8 +131,8 @@ class Result:
     failed on that frame). ``pooled``: key -> {"min", "max", "mean",
     "harmonic_mean"} over every frame (honouring ``subsample``; a method
     that cannot pool a key is left out). ``aggregate``: the aggregate
-    metrics (e.g. psnr's ``apsnr_y``). ``backends``: feature -> "cpu" or
-    "cuda", which backend computed it (the ``backends`` of the CLI's JSON).
+    metrics (e.g. psnr's ``apsnr_y``). ``backends``: feature -> "cpu",
+    "cuda" or "vulkan", which backend computed it (the ``backends`` of the CLI's JSON).
     ``models``: the key of each model's score. ``notices``: the library's
     notices (a feature dropped, a backend fallback, an input that ended
     first), which the CLI prints.
@@ -178,7 +178,7 @@ class Result:
 
     @property
     def backends(self) -> "dict[str, str]":
-        """Feature (with its options) -> the backend that computed it, "cpu" or "cuda"."""
+        """Feature (with its options) -> the backend that computed it: "cpu", "cuda", "vulkan"."""
         return self._ctx.backends()
 
     def write(self, path: PathLike, fmt: str = "json", *,
@@ -327,10 +327,10 @@ def score(ref: Union[PathLike, Iterable[Frame]], dis: Union[PathLike, Iterable[F
     "path=model.json:name=x"); () for none. features: the CLI's ``--feature``
     values (e.g. "psnr", "float_ssim=enable_lcs=true"). threads: worker
     threads (0: all in the calling thread; no value changes). subsample:
-    score every n-th frame. backend: "cpu" or "cuda" (features without a
-    CUDA twin run on the CPU, or fail with strict_backend). cpumask:
+    score every n-th frame. backend: "cpu", "cuda" or "vulkan" (features
+    without a twin there run on the CPU, or fail with strict_backend). cpumask:
     libvmaf's --cpumask (SIMD levels not used; values are equal anyway).
-    gpu: the CUDA device of backend "cuda" (the CLI's --gpu).
+    gpu: the GPU of backend "cuda" or "vulkan" (the CLI's --gpu).
     frame_skip_ref, frame_skip_dist: frames skipped at the start of each
     input (the CLI's --frame_skip_ref and --frame_skip_dist); the first
     frame scored is frame 0 of the Result.

@@ -98,7 +98,7 @@ static PyObject *Context_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|IIIpII", kwlist, &threads, &subsample, &backend,
                                      &strict, &cpumask, &gpu))
         return NULL;
-    if (backend > VQX_BACKEND_CUDA) return raise_error(error_type, "unknown backend");
+    if (backend > VQX_BACKEND_VULKAN) return raise_error(error_type, "unknown backend");
     allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
     ContextObject *self = (ContextObject *)alloc(type, 0);
     if (!self) return NULL;
@@ -761,7 +761,7 @@ static PyObject *Context_aggregate(PyObject *obj, PyObject *unused)
     return out;
 }
 
-/* backends(): {feature instance: "cpu" | "cuda"}. */
+/* backends(): {feature instance: "cpu" | "cuda" | "vulkan"}. */
 static PyObject *Context_backends(PyObject *obj, PyObject *unused)
 {
     (void)unused;

@@ -12,7 +12,6 @@
 #include "cuda/device.h"
 #include "cuda/kernels.h"
 
-#define ERR_LEN 512
 #define ALIGN 256
 /* Staging copies of frames above this size are split over helper threads:
  * one thread's memcpy into pinned memory (about 9 GB/s on the H200 host)
@@ -20,18 +19,13 @@
 #define PARALLEL_COPY_BYTES ((size_t)1 << 20)
 #define MAX_COPY_THREADS 8
 
-typedef struct Member {
-    const VqxFeatureExtractor *fex;
-    void *state;
-    VqxSink *sink;
-    size_t result_off, result_bytes;
-    bool temporal;
-    /* the twin's branch of the graph: its kernels run beside the other
-     * twins' (the small launches of coarse scales and deep levels do not
-     * fill the device alone) */
+/* A member's branch of the graph: its kernels run beside the other
+ * twins' (the small launches of coarse scales and deep levels do not fill
+ * the device alone). */
+typedef struct Branch {
     cudaStream_t stream;
     cudaEvent_t joined;
-} Member;
+} Branch;
 
 typedef struct CopyJob {
     const VqxPicture *ref, *dis;
@@ -39,18 +33,12 @@ typedef struct CopyJob {
 } CopyJob;
 
 typedef struct Copier {
-    struct VqxDevice *dev;
+    struct CudaDevice *dev;
     unsigned part;
 } Copier;
 
-typedef struct Slot {
-    bool busy, sampled;
-    unsigned index;
-} Slot;
-
-struct VqxDevice {
-    char error[ERR_LEN];
-    bool failed;
+typedef struct CudaDevice {
+    VqxDevice base;
     CUcontext context;          /* the caller's, NULL: the primary context */
     /* the device-memory pictures' overflow search: per plane, the first
      * offending sample's index (pinned, read back) and its device copy */
@@ -60,17 +48,13 @@ struct VqxDevice {
     cudaGraphExec_t graph[VQX_DEVICE_BLOCKS];
     cudaEvent_t forked;         /* the branches start after the result block's zeroing */
 
-    Member *members;
-    unsigned n_members;
-    Member *setting_up;         /* the member whose device_init runs */
-    unsigned planes;            /* VQX_DEVICE_* of every member */
-    bool any_temporal;
+    Branch *branches;           /* one per member */
 
     /* packed layout of one frame: ref planes then dis planes */
     unsigned n_planes;
     size_t plane_off[2][3], row_bytes[3];
     unsigned plane_h[3];
-    size_t frame_bytes, result_size;
+    size_t frame_bytes;
     uint8_t *staging[VQX_DEVICE_BLOCKS], *input[VQX_DEVICE_BLOCKS];
     uint8_t *result_dev[VQX_DEVICE_BLOCKS], *result_host[VQX_DEVICE_BLOCKS];
 
@@ -89,32 +73,25 @@ struct VqxDevice {
     bool copy_stop, copy_ready;
 
     /* optional GPU timing of the chain (benchmark) */
-    bool profile;
     cudaEvent_t t_begin[VQX_DEVICE_BLOCKS], t_end[VQX_DEVICE_BLOCKS];
-    double gpu_ms;
-    unsigned gpu_frames;
+} CudaDevice;
 
-    Slot slot[VQX_DEVICE_BLOCKS];
-    unsigned n_launched;        /* frames launched: picks the block */
-    unsigned collected;         /* frames below this are collected */
-};
-
-static int fail(VqxDevice *dev, cudaError_t code, const char *what)
+static CudaDevice *cuda(VqxDevice *dev)
 {
-    const int ret = vqx_cu_check(code, what, dev->error, sizeof(dev->error));
-    if (ret) dev->failed = true;
-    return ret;
+    return (CudaDevice *)dev;
 }
 
-const char *vqx_device_error(const VqxDevice *dev)
+static int fail(CudaDevice *dev, cudaError_t code, const char *what)
 {
-    return dev->error;
+    const int ret = vqx_cu_check(code, what, dev->base.error, sizeof(dev->base.error));
+    if (ret) dev->base.failed = true;
+    return ret;
 }
 
 /* ---- the staging copy ---- */
 
 /* Share `part` of `parts` of the rows of every plane of both pictures. */
-static void copy_share(const VqxDevice *dev, const CopyJob *job, unsigned part, unsigned parts)
+static void copy_share(const CudaDevice *dev, const CopyJob *job, unsigned part, unsigned parts)
 {
     for (unsigned which = 0; which < 2; which++) {
         const VqxPicture *pic = which ? job->dis : job->ref;
@@ -138,7 +115,7 @@ static void copy_share(const VqxDevice *dev, const CopyJob *job, unsigned part, 
 static void *copy_main(void *arg)
 {
     const Copier *c = arg;
-    VqxDevice *dev = c->dev;
+    CudaDevice *dev = c->dev;
     unsigned seen = 0;
     pthread_mutex_lock(&dev->copy_lock);
     for (;;) {
@@ -156,7 +133,7 @@ static void *copy_main(void *arg)
     return NULL;
 }
 
-static void copy_frame(VqxDevice *dev, uint8_t *dst, const VqxPicture *ref, const VqxPicture *dis)
+static void copy_frame(CudaDevice *dev, uint8_t *dst, const VqxPicture *ref, const VqxPicture *dis)
 {
     const CopyJob job = { ref, dis, dst };
     if (dev->n_copiers < 2) {
@@ -175,7 +152,7 @@ static void copy_frame(VqxDevice *dev, uint8_t *dst, const VqxPicture *ref, cons
     pthread_mutex_unlock(&dev->copy_lock);
 }
 
-static void start_copiers(VqxDevice *dev)
+static void start_copiers(CudaDevice *dev)
 {
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned n = cpus > 1 ? (unsigned)(cpus / 2) : 1;
@@ -193,7 +170,7 @@ static void start_copiers(VqxDevice *dev)
     }
 }
 
-static void stop_copiers(VqxDevice *dev)
+static void stop_copiers(CudaDevice *dev)
 {
     if (!dev->copy_ready) return;
     pthread_mutex_lock(&dev->copy_lock);
@@ -211,18 +188,19 @@ static CtxSetCurrent ctx_set_current;
 
 /* The caller's context, current on this thread: CUDA's runtime then works
  * in it (the runtime API has no call of its own for another context). */
-static int bind(VqxDevice *dev)
+static int bind(VqxDevice *base)
 {
+    CudaDevice *dev = cuda(base);
     if (!dev->context) return 0;
     const CUresult code = ctx_set_current(dev->context);
     if (code == CUDA_SUCCESS) return 0;
-    snprintf(dev->error, sizeof(dev->error), "cuda: cuCtxSetCurrent of the caller's context failed "
-             "(CUresult %d)", (int)code);
-    dev->failed = true;
-    return -EIO;
+    return vqx_device_fail(base, -EIO, "cuda: cuCtxSetCurrent of the caller's context failed "
+                           "(CUresult %d)", (int)code);
 }
 
-int vqx_device_open(VqxDevice **out, unsigned gpu, void *cuda_context, char *err, size_t len)
+static const VqxDeviceOps cuda_ops;
+
+int vqx_cuda_device_open(VqxDevice **out, unsigned gpu, void *cuda_context, char *err, size_t len)
 {
     int n = 0;
     cudaError_t code = cudaGetDeviceCount(&n);
@@ -247,15 +225,16 @@ int vqx_device_open(VqxDevice **out, unsigned gpu, void *cuda_context, char *err
         }
         ctx_set_current = (CtxSetCurrent)fn;
     }
-    VqxDevice *dev = calloc(1, sizeof(*dev));
+    CudaDevice *dev = calloc(1, sizeof(*dev));
     if (!dev) {
         snprintf(err, len, "out of memory");
         return -ENOMEM;
     }
-    *out = dev;
+    dev->base.ops = &cuda_ops;
+    *out = &dev->base;
     dev->context = cuda_context;
-    int ret = bind(dev);
-    if (ret) snprintf(err, len, "%s", dev->error);
+    int ret = bind(&dev->base);
+    if (ret) snprintf(err, len, "%s", dev->base.error);
     else if (!cuda_context) ret = vqx_cu_check(cudaSetDevice((int)gpu), "cudaSetDevice", err, len);
     if (!ret) ret = vqx_cu_check(cudaStreamCreateWithFlags(&dev->compute, cudaStreamNonBlocking),
                                  "cudaStreamCreate", err, len);
@@ -271,20 +250,20 @@ int vqx_device_open(VqxDevice **out, unsigned gpu, void *cuda_context, char *err
     return ret;
 }
 
-void vqx_device_quiesce(VqxDevice *dev)
+static void cuda_quiesce(VqxDevice *base)
 {
-    if (!dev || bind(dev)) return;
+    CudaDevice *dev = cuda(base);
+    if (bind(base)) return;
     if (dev->compute) cudaStreamSynchronize(dev->compute);
     if (dev->upload) cudaStreamSynchronize(dev->upload);
 }
 
-void vqx_device_close(VqxDevice **pdev)
+static void cuda_close(VqxDevice *base)
 {
-    VqxDevice *dev = *pdev;
-    if (!dev) return;
+    CudaDevice *dev = cuda(base);
     stop_copiers(dev);
     /* let work in flight end before its memory goes */
-    vqx_device_quiesce(dev);
+    cuda_quiesce(base);
     vqx_cu_host_free(dev->first_over_host);
     vqx_cu_free(dev->first_over_dev);
     for (int s = 0; s < VQX_DEVICE_BLOCKS; s++) {
@@ -298,37 +277,24 @@ void vqx_device_close(VqxDevice **pdev)
     }
     for (unsigned i = 0; i < dev->n_allocs; i++) vqx_cu_free(dev->allocs[i]);
     free(dev->allocs);
-    for (unsigned i = 0; i < dev->n_members; i++) {
-        if (dev->members[i].stream) cudaStreamDestroy(dev->members[i].stream);
-        if (dev->members[i].joined) cudaEventDestroy(dev->members[i].joined);
+    for (unsigned i = 0; dev->branches && i < base->n_members; i++) {
+        if (dev->branches[i].stream) cudaStreamDestroy(dev->branches[i].stream);
+        if (dev->branches[i].joined) cudaEventDestroy(dev->branches[i].joined);
     }
+    free(dev->branches);
     if (dev->forked) cudaEventDestroy(dev->forked);
     if (dev->compute) cudaStreamDestroy(dev->compute);
     if (dev->upload) cudaStreamDestroy(dev->upload);
-    free(dev->members);
+    vqx_device_free_members(base);
     free(dev);
-    *pdev = NULL;
 }
 
 /* ---- for twins ---- */
 
-void vqx_device_use_planes(VqxDevice *dev, unsigned planes)
-{
-    dev->planes |= planes;
-}
-
-void vqx_device_result_bytes(VqxDevice *dev, size_t bytes)
-{
-    dev->setting_up->result_bytes = (bytes + 7) & ~(size_t)7;
-}
-
-static int device_alloc(VqxDevice *dev, size_t bytes, void **ptr)
+static int device_alloc(CudaDevice *dev, size_t bytes, void **ptr)
 {
     void **list = realloc(dev->allocs, (dev->n_allocs + 1) * sizeof(*list));
-    if (!list) {
-        snprintf(dev->error, sizeof(dev->error), "out of memory");
-        return -ENOMEM;
-    }
+    if (!list) return vqx_device_fail(&dev->base, -ENOMEM, "out of memory");
     dev->allocs = list;
     *ptr = NULL;
     int ret = fail(dev, vqx_cu_malloc(ptr, bytes ? bytes : 1), "cudaMalloc");
@@ -339,7 +305,7 @@ static int device_alloc(VqxDevice *dev, size_t bytes, void **ptr)
 
 int vqx_device_alloc(VqxDevice *dev, size_t bytes, void **ptr, VqxSink *sink)
 {
-    const int ret = device_alloc(dev, bytes, ptr);
+    const int ret = device_alloc(cuda(dev), bytes, ptr);
     return ret ? vqx_fail(sink, ret, "%s", dev->error) : 0;
 }
 
@@ -351,71 +317,44 @@ int vqx_device_alloc_floats(VqxDevice *dev, size_t n, float **ptr, VqxSink *sink
 int vqx_device_upload_table(VqxDevice *dev, void *dst, const void *src, size_t bytes,
                             VqxSink *sink)
 {
-    const int ret = fail(dev, cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice),
+    const int ret = fail(cuda(dev), cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice),
                          "cudaMemcpy (table)");
     return ret ? vqx_fail(sink, ret, "%s", dev->error) : 0;
 }
 
 int vqx_device_launched(VqxDevice *dev, int cuda_status, const char *what)
 {
-    return fail(dev, (cudaError_t)cuda_status, what);
+    return fail(cuda(dev), (cudaError_t)cuda_status, what);
 }
 
 /* ---- for the context ---- */
 
-int vqx_device_add(VqxDevice *dev, const VqxFeatureExtractor *fex, void *state,
-                   VqxSink *sink, const VqxFrameFormat *fmt)
+static int capture(CudaDevice *dev, unsigned s)
 {
-    if (bind(dev)) return vqx_fail(sink, -EIO, "%s", dev->error);
-    Member *m = realloc(dev->members, (dev->n_members + 1) * sizeof(*m));
-    if (!m) return vqx_fail(sink, -ENOMEM, "out of memory");
-    dev->members = m;
-    m = &m[dev->n_members];
-    *m = (Member){ .fex = fex, .state = state, .sink = sink,
-                   .temporal = fex->flags & VQX_FEX_TEMPORAL };
-    const unsigned planes_before = dev->planes;
-    dev->setting_up = m;
-    const int ret = fex->device_init(state, fmt, dev, sink);
-    dev->setting_up = NULL;
-    if (ret) {
-        dev->planes = planes_before;
-        return ret;
-    }
-    dev->n_members++;
-    dev->any_temporal |= m->temporal;
-    return 0;
-}
-
-bool vqx_device_has_members(const VqxDevice *dev)
-{
-    return dev && dev->n_members;
-}
-
-static int capture(VqxDevice *dev, unsigned s, const VqxFrameFormat *fmt)
-{
-    (void)fmt;
+    VqxDevice *base = &dev->base;
     int ret = fail(dev, cudaStreamBeginCapture(dev->compute, cudaStreamCaptureModeThreadLocal),
                    "cudaStreamBeginCapture");
     if (ret) return ret;
-    ret = fail(dev, cudaMemsetAsync(dev->result_dev[s], 0, dev->result_size, dev->compute),
+    ret = fail(dev, cudaMemsetAsync(dev->result_dev[s], 0, base->result_size, dev->compute),
                "cudaMemsetAsync");
     if (!ret) ret = fail(dev, cudaEventRecord(dev->forked, dev->compute), "cudaEventRecord");
-    for (unsigned i = 0; !ret && i < dev->n_members; i++) {
-        const Member *m = &dev->members[i];
-        ret = fail(dev, cudaStreamWaitEvent(m->stream, dev->forked, 0), "cudaStreamWaitEvent");
+    for (unsigned i = 0; !ret && i < base->n_members; i++) {
+        const VqxDeviceMember *m = &base->members[i];
+        const Branch *b = &dev->branches[i];
+        ret = fail(dev, cudaStreamWaitEvent(b->stream, dev->forked, 0), "cudaStreamWaitEvent");
         if (ret) break;
-        VqxDeviceFrame f = { .stream = m->stream, .block = s,
+        VqxDeviceFrame f = { .stream = b->stream, .block = s,
                              .result = dev->result_dev[s] + m->result_off };
         for (unsigned p = 0; p < dev->n_planes; p++) {
             f.ref[p] = dev->input[s] + dev->plane_off[0][p];
             f.dis[p] = dev->input[s] + dev->plane_off[1][p];
             f.pitch[p] = dev->row_bytes[p];
         }
-        ret = m->fex->record(m->state, &f, dev);
-        if (ret && !dev->error[0])
-            snprintf(dev->error, sizeof(dev->error), "%s: cannot record its kernels", m->fex->name);
-        if (!ret) ret = fail(dev, cudaEventRecord(m->joined, m->stream), "cudaEventRecord");
-        if (!ret) ret = fail(dev, cudaStreamWaitEvent(dev->compute, m->joined, 0),
+        ret = m->fex->record(m->state, &f, base);
+        if (ret && !base->error[0])
+            snprintf(base->error, sizeof(base->error), "%s: cannot record its kernels", m->fex->name);
+        if (!ret) ret = fail(dev, cudaEventRecord(b->joined, b->stream), "cudaEventRecord");
+        if (!ret) ret = fail(dev, cudaStreamWaitEvent(dev->compute, b->joined, 0),
                              "cudaStreamWaitEvent");
     }
     cudaGraph_t graph = NULL;
@@ -427,14 +366,14 @@ static int capture(VqxDevice *dev, unsigned s, const VqxFrameFormat *fmt)
     return ret;
 }
 
-int vqx_device_start(VqxDevice *dev, const VqxFrameFormat *fmt)
+static int cuda_start(VqxDevice *base, const VqxFrameFormat *fmt)
 {
-    if (bind(dev)) return -EIO;
+    CudaDevice *dev = cuda(base);
     const unsigned bps = fmt->bpc == 8 ? 1 : 2;
     const unsigned ss_x = fmt->layout == VQX_PIX_420 || fmt->layout == VQX_PIX_422;
     const unsigned ss_y = fmt->layout == VQX_PIX_420;
-    dev->n_planes = (dev->planes & VQX_DEVICE_CHROMA) && fmt->layout != VQX_PIX_400 ? 3 :
-                    dev->planes ? 1 : 0;
+    dev->n_planes = (base->planes & VQX_DEVICE_CHROMA) && fmt->layout != VQX_PIX_400 ? 3 :
+                    base->planes ? 1 : 0;
     size_t off = 0;
     for (unsigned pic = 0; pic < 2; pic++) {
         for (unsigned p = 0; p < dev->n_planes; p++) {
@@ -446,13 +385,9 @@ int vqx_device_start(VqxDevice *dev, const VqxFrameFormat *fmt)
         }
     }
     dev->frame_bytes = off;
-    size_t roff = 0;
-    for (unsigned i = 0; i < dev->n_members; i++) {
-        dev->members[i].result_off = roff;
-        roff += dev->members[i].result_bytes;
-    }
-    dev->result_size = roff ? roff : 8;
 
+    dev->branches = calloc(base->n_members ? base->n_members : 1, sizeof(*dev->branches));
+    if (!dev->branches) return vqx_device_fail(base, -ENOMEM, "out of memory");
     int ret = 0;
     for (unsigned s = 0; s < VQX_DEVICE_BLOCKS && !ret; s++) {
         void *p;
@@ -461,80 +396,55 @@ int vqx_device_start(VqxDevice *dev, const VqxFrameFormat *fmt)
             if (ret) break;
             dev->input[s] = p;
         }
-        ret = fail(dev, vqx_cu_host_alloc(&p, dev->result_size), "cudaHostAlloc (results)");
+        ret = fail(dev, vqx_cu_host_alloc(&p, base->result_size), "cudaHostAlloc (results)");
         if (ret) break;
         dev->result_host[s] = p;
-        ret = device_alloc(dev, dev->result_size, &p);
+        ret = device_alloc(dev, base->result_size, &p);
         if (ret) break;
         dev->result_dev[s] = p;
     }
     if (!ret) ret = fail(dev, cudaEventCreateWithFlags(&dev->forked, cudaEventDisableTiming),
                          "cudaEventCreate");
-    for (unsigned i = 0; i < dev->n_members && !ret; i++) {
-        Member *m = &dev->members[i];
-        ret = fail(dev, cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking),
+    for (unsigned i = 0; i < base->n_members && !ret; i++) {
+        Branch *b = &dev->branches[i];
+        ret = fail(dev, cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking),
                    "cudaStreamCreate");
-        if (!ret) ret = fail(dev, cudaEventCreateWithFlags(&m->joined, cudaEventDisableTiming),
+        if (!ret) ret = fail(dev, cudaEventCreateWithFlags(&b->joined, cudaEventDisableTiming),
                              "cudaEventCreate");
     }
-    for (unsigned s = 0; s < VQX_DEVICE_BLOCKS && !ret; s++) ret = capture(dev, s, fmt);
-    for (unsigned s = 0; s < VQX_DEVICE_BLOCKS && !ret && dev->profile; s++) {
+    for (unsigned s = 0; s < VQX_DEVICE_BLOCKS && !ret; s++) ret = capture(dev, s);
+    for (unsigned s = 0; s < VQX_DEVICE_BLOCKS && !ret && base->profile; s++) {
         ret = fail(dev, cudaEventCreate(&dev->t_begin[s]), "cudaEventCreate");
         if (!ret) ret = fail(dev, cudaEventCreate(&dev->t_end[s]), "cudaEventCreate");
     }
     if (!ret) start_copiers(dev);
     /* the zeroing and tables of the set-up ran on the default stream */
     if (!ret) ret = fail(dev, vqx_cu_device_sync(), "cudaDeviceSynchronize");
-    if (ret) dev->failed = true;
     return ret;
 }
 
-/* Waits for the frame in block s and hands its results to the twins. */
-static int finish(VqxDevice *dev, unsigned s)
+static int cuda_finish(VqxDevice *base, unsigned s, const unsigned char **results)
 {
-    Slot *sl = &dev->slot[s];
-    if (!sl->busy) return 0;
-    sl->busy = false;
+    CudaDevice *dev = cuda(base);
     int ret = fail(dev, vqx_cu_event_sync(dev->done[s]), "frame results");
     if (ret) return ret;
-    if (dev->profile) {
+    if (base->profile) {
         float ms = 0;
         ret = fail(dev, cudaEventElapsedTime(&ms, dev->t_begin[s], dev->t_end[s]), "cudaEventElapsedTime");
         if (ret) return ret;
-        dev->gpu_ms += ms;
-        dev->gpu_frames++;
+        base->gpu_ms += ms;
+        base->gpu_frames++;
     }
-    for (unsigned i = 0; i < dev->n_members; i++) {
-        const Member *m = &dev->members[i];
-        if (!m->temporal && !sl->sampled) continue;
-        vqx_sink_start_call(m->sink, sl->index);
-        ret = m->fex->collect(m->state, dev->result_host[s] + m->result_off, sl->index, m->sink);
-        if (ret) {
-            snprintf(dev->error, sizeof(dev->error), "%s: frame %u: cannot store its results",
-                     m->fex->name, sl->index);
-            dev->failed = true;
-            return ret;
-        }
-    }
-    dev->collected = sl->index + 1;
+    *results = dev->result_host[s];
     return 0;
 }
 
-int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *dis,
-                     unsigned index, bool sampled, enum VqxFrameMemory memory, bool *held)
+static int cuda_launch(VqxDevice *base, unsigned s, const VqxPicture *ref, const VqxPicture *dis,
+                       unsigned index, enum VqxFrameMemory memory, bool *held)
 {
-    *held = false;
-    if (dev->failed || bind(dev)) return -EIO;
-    if (!sampled && !dev->any_temporal) {
-        bool idle = true;
-        for (unsigned s = 0; s < VQX_DEVICE_BLOCKS; s++) idle &= !dev->slot[s].busy;
-        if (idle) dev->collected = index + 1;
-        return 0;
-    }
-    const unsigned s = dev->n_launched % VQX_DEVICE_BLOCKS;
-    int ret = finish(dev, s);
-    if (ret) return ret;
-
+    (void)index;
+    CudaDevice *dev = cuda(base);
+    int ret = 0;
     *held = false;
     if (dev->frame_bytes && memory != VQX_FRAME_CALLER) {
         /* the pictures' planes are copied as they are: their pool memory is
@@ -574,41 +484,12 @@ int vqx_device_frame(VqxDevice *dev, const VqxPicture *ref, const VqxPicture *di
         if (!ret) ret = fail(dev, cudaStreamWaitEvent(dev->compute, dev->uploaded[s], 0),
                              "cudaStreamWaitEvent");
     }
-    if (!ret && dev->profile) ret = fail(dev, cudaEventRecord(dev->t_begin[s], dev->compute), "cudaEventRecord");
+    if (!ret && base->profile) ret = fail(dev, cudaEventRecord(dev->t_begin[s], dev->compute), "cudaEventRecord");
     if (!ret) ret = fail(dev, vqx_cu_graph_launch(dev->graph[s], dev->compute), "cudaGraphLaunch");
-    if (!ret && dev->profile) ret = fail(dev, cudaEventRecord(dev->t_end[s], dev->compute), "cudaEventRecord");
+    if (!ret && base->profile) ret = fail(dev, cudaEventRecord(dev->t_end[s], dev->compute), "cudaEventRecord");
     if (!ret) ret = fail(dev, vqx_cu_readback(dev->result_host[s], dev->result_dev[s],
-                                              dev->result_size, dev->compute), "read-back");
+                                              base->result_size, dev->compute), "read-back");
     if (!ret) ret = fail(dev, cudaEventRecord(dev->done[s], dev->compute), "cudaEventRecord");
-    if (ret) {
-        char msg[ERR_LEN + 32];
-        snprintf(msg, sizeof(msg), "frame %u: %s", index, dev->error);
-        memcpy(dev->error, msg, sizeof(dev->error) - 1); /* may truncate */
-        return ret;
-    }
-    dev->slot[s] = (Slot){ .busy = true, .sampled = sampled, .index = index };
-    dev->n_launched++;
-    return 0;
-}
-
-int vqx_device_drain(VqxDevice *dev)
-{
-    if (dev->failed || bind(dev)) return -EIO;
-    int ret = 0;
-    /* oldest first: the block of the next launch holds the oldest frame */
-    for (unsigned i = 0; i < VQX_DEVICE_BLOCKS && !ret; i++)
-        ret = finish(dev, (dev->n_launched + i) % VQX_DEVICE_BLOCKS);
-    return ret;
-}
-
-int vqx_device_wait(VqxDevice *dev, unsigned index)
-{
-    if (dev->failed || bind(dev)) return -EIO;
-    int ret = 0;
-    for (unsigned i = 0; i < VQX_DEVICE_BLOCKS && !ret; i++) {
-        const unsigned s = (dev->n_launched + i) % VQX_DEVICE_BLOCKS;
-        if (dev->slot[s].busy && dev->slot[s].index <= index) ret = finish(dev, s);
-    }
     return ret;
 }
 
@@ -623,22 +504,23 @@ void vqx_device_host_free(void *ptr)
     vqx_cu_host_free(ptr);
 }
 
-void *vqx_device_memory_alloc(VqxDevice *dev, size_t bytes)
+static void *cuda_memory_alloc(VqxDevice *dev, size_t bytes)
 {
+    (void)dev;
     void *p = NULL;
-    return !bind(dev) && vqx_cu_malloc(&p, bytes) == cudaSuccess ? p : NULL;
+    return vqx_cu_malloc(&p, bytes) == cudaSuccess ? p : NULL;
 }
 
-void vqx_device_memory_free(VqxDevice *dev, void *ptr)
+static void cuda_memory_free(VqxDevice *dev, void *ptr)
 {
-    if (!bind(dev)) vqx_cu_free(ptr);
+    (void)dev;
+    vqx_cu_free(ptr);
 }
 
-int vqx_device_find_overflow(VqxDevice *dev, const VqxPicture *const pics[2], unsigned planes,
-                             unsigned *which, VqxSampleOverflow *at)
+static int cuda_find_overflow(VqxDevice *base, const VqxPicture *const pics[2], unsigned planes,
+                              unsigned *which, VqxSampleOverflow *at)
 {
-    if (pics[0]->bpc == 8) return 0; /* no 8-bit sample exceeds the peak */
-    if (dev->failed || bind(dev)) return -EIO;
+    CudaDevice *dev = cuda(base);
     const size_t words = 6 * sizeof(uint32_t); /* picture k, plane p: word 3 k + p */
     int ret = 0;
     if (!dev->first_over_dev) {
@@ -688,18 +570,15 @@ int vqx_device_find_overflow(VqxDevice *dev, const VqxPicture *const pics[2], un
     return ret;
 }
 
-unsigned vqx_device_collected(const VqxDevice *dev)
-{
-    return dev->collected;
-}
-
-void vqx_device_profile(VqxDevice *dev, bool on)
-{
-    dev->profile = on;
-}
-
-double vqx_device_gpu_ms(const VqxDevice *dev, unsigned *frames)
-{
-    *frames = dev->gpu_frames;
-    return dev->gpu_ms;
-}
+static const VqxDeviceOps cuda_ops = {
+    .quiesce = cuda_quiesce,
+    .close = cuda_close,
+    .bind = bind,
+    .start = cuda_start,
+    .launch = cuda_launch,
+    .finish = cuda_finish,
+    .memory_alloc = cuda_memory_alloc,
+    .memory_free = cuda_memory_free,
+    .find_overflow = cuda_find_overflow,
+    .pinned_pool = true,
+};

@@ -39,6 +39,10 @@ extern const VqxFeatureExtractor vqx_fex_float_vif_cuda;
 extern const VqxFeatureExtractor vqx_fex_float_adm_cuda;
 extern const VqxFeatureExtractor vqx_fex_ssimulacra2_cuda;
 #endif
+#ifdef VQX_HAVE_VULKAN
+extern const VqxFeatureExtractor vqx_fex_psnr_vulkan;
+extern const VqxFeatureExtractor vqx_fex_motion_vulkan;
+#endif
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
     &vqx_fex_vif,
@@ -74,6 +78,10 @@ static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_float_vif_cuda,
     &vqx_fex_float_adm_cuda,
     &vqx_fex_ssimulacra2_cuda,
+#endif
+#ifdef VQX_HAVE_VULKAN
+    &vqx_fex_psnr_vulkan,
+    &vqx_fex_motion_vulkan,
 #endif
     NULL
 };

@@ -13,6 +13,11 @@ int vqx_vk_sum64_kernel(VqxVk *vk, VqxVkKernel *k);
 void vqx_vk_sum64_record(VqxVk *vk, const VqxVkCommands *c, const VqxVkKernel *k,
                          VkDeviceAddress terms, uint32_t n, VkDeviceAddress total, uint32_t index);
 
+/* ---- dst = src, n_words 32-bit words ---- */
+int vqx_vk_copy_kernel(VqxVk *vk, VqxVkKernel *k);
+void vqx_vk_copy_record(VqxVk *vk, const VqxVkCommands *c, const VqxVkKernel *k,
+                        VkDeviceAddress src, VkDeviceAddress dst, uint32_t n_words);
+
 /* ---- psnr: rows[y] receives row y's sum of squared differences (the
  * CPU's PsnrDSPContext row_sse) and total[index] the plane's sum ---- */
 typedef struct VqxVkPsnrKernels {

@@ -380,17 +380,27 @@ int vqx_vk_end(VqxVk *vk, const VqxVkCommands *c)
     return r ? vk_fail(vk, "vkEndCommandBuffer", r) : 0;
 }
 
-int vqx_vk_run(VqxVk *vk, const VqxVkCommands *c, uint64_t timeout_ns)
+int vqx_vk_submit(VqxVk *vk, const VqxVkCommands *c)
 {
     VkResult r = vk->vkResetFences(vk->device, 1, &c->fence);
     if (r) return vk_fail(vk, "vkResetFences", r);
     const VkSubmitInfo submit = {
         .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &c->cmd,
     };
-    if ((r = vk->vkQueueSubmit(vk->queue, 1, &submit, c->fence)))
-        return vk_fail(vk, "vkQueueSubmit", r);
-    r = vk->vkWaitForFences(vk->device, 1, &c->fence, VK_TRUE, timeout_ns);
+    r = vk->vkQueueSubmit(vk->queue, 1, &submit, c->fence);
+    return r ? vk_fail(vk, "vkQueueSubmit", r) : 0;
+}
+
+int vqx_vk_wait(VqxVk *vk, const VqxVkCommands *c, uint64_t timeout_ns)
+{
+    const VkResult r = vk->vkWaitForFences(vk->device, 1, &c->fence, VK_TRUE, timeout_ns);
     return r ? vk_fail(vk, "vkWaitForFences", r) : 0;
+}
+
+int vqx_vk_run(VqxVk *vk, const VqxVkCommands *c, uint64_t timeout_ns)
+{
+    const int ret = vqx_vk_submit(vk, c);
+    return ret ? ret : vqx_vk_wait(vk, c, timeout_ns);
 }
 
 void vqx_vk_commands_free(VqxVk *vk, VqxVkCommands *c)

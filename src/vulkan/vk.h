@@ -66,7 +66,12 @@ int vqx_vk_record(VqxVk *vk, VqxVkCommands *c);
 void vqx_vk_dispatch(VqxVk *vk, const VqxVkCommands *c, const VqxVkKernel *kernel,
                      const void *push, uint32_t groups_x, uint32_t groups_y, uint32_t groups_z);
 int vqx_vk_end(VqxVk *vk, const VqxVkCommands *c);
-/* Submits the recorded commands and waits for them (up to timeout_ns). */
+/* Submits the recorded commands; vqx_vk_wait waits for them (up to
+ * timeout_ns), vqx_vk_run does both. Host writes to mapped buffers before
+ * the submission are visible to the commands, and their writes to the host
+ * after the wait. */
+int vqx_vk_submit(VqxVk *vk, const VqxVkCommands *c);
+int vqx_vk_wait(VqxVk *vk, const VqxVkCommands *c, uint64_t timeout_ns);
 int vqx_vk_run(VqxVk *vk, const VqxVkCommands *c, uint64_t timeout_ns);
 void vqx_vk_commands_free(VqxVk *vk, VqxVkCommands *c);
 

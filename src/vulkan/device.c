@@ -1,0 +1,243 @@
+/*
+ * The Vulkan backend of the device interface (device.h). Each of the
+ * VQX_DEVICE_BLOCKS blocks has an input buffer (the planes the twins read,
+ * rows padded to whole 32-bit words), a result buffer and a command buffer
+ * recorded once with every twin's kernels. Per frame: the block's last
+ * frame is collected (its fence waited for), the pictures are copied into
+ * its input buffer, its result buffer is zeroed, and its commands are
+ * submitted again.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/device.h"
+#include "vulkan/twin.h"
+
+#define ALIGN 256
+/* A frame that takes longer is a device fault. */
+#define FRAME_TIMEOUT_NS (60ull * 1000000000ull)
+
+typedef struct VulkanDevice {
+    VqxDevice base;
+    VqxVk *vk;
+    /* the input block: ref planes then dis planes */
+    unsigned n_planes;
+    size_t plane_off[2][3], row_bytes[3], pitch[3];
+    unsigned plane_h[3];
+    size_t frame_bytes;
+    VqxVkBuffer input[VQX_DEVICE_BLOCKS], result[VQX_DEVICE_BLOCKS];
+    VqxVkCommands commands[VQX_DEVICE_BLOCKS];
+    /* what the twins made */
+    VqxVkBuffer *buffers;
+    unsigned n_buffers;
+    VqxVkKernel *kernels;
+    unsigned n_kernels;
+} VulkanDevice;
+
+static VulkanDevice *vulkan(VqxDevice *dev)
+{
+    return (VulkanDevice *)dev;
+}
+
+/* A runtime failure, with its message. */
+static int failed(VulkanDevice *dev, int err)
+{
+    return vqx_device_fail(&dev->base, err, "%s", vqx_vk_error(dev->vk));
+}
+
+static const VqxDeviceOps vulkan_ops;
+
+int vqx_vulkan_device_open(VqxDevice **out, unsigned gpu, char *err, size_t len)
+{
+    VulkanDevice *dev = calloc(1, sizeof(*dev));
+    if (!dev) {
+        snprintf(err, len, "out of memory");
+        return -ENOMEM;
+    }
+    const char *why;
+    const int ret = vqx_vk_open(&dev->vk, gpu, &why);
+    if (ret) {
+        snprintf(err, len, "%s", why);
+        free(dev);
+        return ret;
+    }
+    dev->base.ops = &vulkan_ops;
+    *out = &dev->base;
+    return 0;
+}
+
+static void vulkan_quiesce(VqxDevice *base)
+{
+    VulkanDevice *dev = vulkan(base);
+    for (unsigned s = 0; s < VQX_DEVICE_BLOCKS; s++)
+        if (base->slot[s].busy) vqx_vk_wait(dev->vk, &dev->commands[s], FRAME_TIMEOUT_NS);
+}
+
+static void vulkan_close(VqxDevice *base)
+{
+    VulkanDevice *dev = vulkan(base);
+    vulkan_quiesce(base);
+    for (unsigned s = 0; s < VQX_DEVICE_BLOCKS; s++) {
+        vqx_vk_commands_free(dev->vk, &dev->commands[s]);
+        vqx_vk_buffer_free(dev->vk, &dev->input[s]);
+        vqx_vk_buffer_free(dev->vk, &dev->result[s]);
+    }
+    for (unsigned i = 0; i < dev->n_buffers; i++) vqx_vk_buffer_free(dev->vk, &dev->buffers[i]);
+    for (unsigned i = 0; i < dev->n_kernels; i++) vqx_vk_kernel_free(dev->vk, &dev->kernels[i]);
+    free(dev->buffers);
+    free(dev->kernels);
+    vqx_vk_close(dev->vk);
+    vqx_device_free_members(base);
+    free(dev);
+}
+
+/* ---- for twins ---- */
+
+VqxVk *vqx_vulkan_runtime(VqxDevice *dev)
+{
+    return vulkan(dev)->vk;
+}
+
+int vqx_vulkan_failed(VqxDevice *dev, int err, VqxSink *sink)
+{
+    failed(vulkan(dev), err);
+    return vqx_fail(sink, err, "%s", dev->error);
+}
+
+static int buffer(VulkanDevice *dev, size_t bytes, VqxVkBuffer *out)
+{
+    int ret = vqx_vk_buffer(dev->vk, bytes ? bytes : 4, out);
+    if (ret) return failed(dev, ret);
+    memset(out->map, 0, bytes);
+    return 0;
+}
+
+int vqx_vulkan_buffer(VqxDevice *base, size_t bytes, VkDeviceAddress *address, VqxSink *sink)
+{
+    VulkanDevice *dev = vulkan(base);
+    VqxVkBuffer *list = realloc(dev->buffers, (dev->n_buffers + 1) * sizeof(*list));
+    if (!list) return vqx_fail(sink, -ENOMEM, "out of memory");
+    dev->buffers = list;
+    const int ret = buffer(dev, bytes, &list[dev->n_buffers]);
+    if (ret) return vqx_fail(sink, ret, "%s", base->error);
+    *address = list[dev->n_buffers++].address;
+    return 0;
+}
+
+int vqx_vulkan_adopt_kernels(VqxDevice *base, const VqxVkKernel *kernels, unsigned n,
+                             VqxSink *sink)
+{
+    VulkanDevice *dev = vulkan(base);
+    VqxVkKernel *list = realloc(dev->kernels, (dev->n_kernels + n) * sizeof(*list));
+    if (!list) return vqx_fail(sink, -ENOMEM, "out of memory");
+    dev->kernels = list;
+    memcpy(list + dev->n_kernels, kernels, n * sizeof(*list));
+    dev->n_kernels += n;
+    return 0;
+}
+
+/* ---- for the context ---- */
+
+static int record(VulkanDevice *dev, unsigned s)
+{
+    VqxDevice *base = &dev->base;
+    int ret = vqx_vk_record(dev->vk, &dev->commands[s]);
+    if (ret) return failed(dev, ret);
+    for (unsigned i = 0; i < base->n_members; i++) {
+        const VqxDeviceMember *m = &base->members[i];
+        VqxDeviceFrame f = {
+            .stream = &dev->commands[s], .block = s,
+            .result = (void *)(uintptr_t)(dev->result[s].address + m->result_off),
+        };
+        for (unsigned p = 0; p < dev->n_planes; p++) {
+            f.ref[p] = (const void *)(uintptr_t)(dev->input[s].address + dev->plane_off[0][p]);
+            f.dis[p] = (const void *)(uintptr_t)(dev->input[s].address + dev->plane_off[1][p]);
+            f.pitch[p] = dev->pitch[p];
+        }
+        ret = m->fex->record(m->state, &f, base);
+        if (ret)
+            return base->error[0] ? ret : vqx_device_fail(base, ret, "%s: cannot record its kernels",
+                                                          m->fex->name);
+    }
+    ret = vqx_vk_end(dev->vk, &dev->commands[s]);
+    return ret ? failed(dev, ret) : 0;
+}
+
+static int vulkan_start(VqxDevice *base, const VqxFrameFormat *fmt)
+{
+    VulkanDevice *dev = vulkan(base);
+    const unsigned bps = fmt->bpc == 8 ? 1 : 2;
+    const unsigned ss_x = fmt->layout == VQX_PIX_420 || fmt->layout == VQX_PIX_422;
+    const unsigned ss_y = fmt->layout == VQX_PIX_420;
+    dev->n_planes = (base->planes & VQX_DEVICE_CHROMA) && fmt->layout != VQX_PIX_400 ? 3 :
+                    base->planes ? 1 : 0;
+    size_t off = 0;
+    for (unsigned pic = 0; pic < 2; pic++) {
+        for (unsigned p = 0; p < dev->n_planes; p++) {
+            const unsigned w = p ? (fmt->w + ss_x) >> ss_x : fmt->w;
+            dev->plane_h[p] = p ? (fmt->h + ss_y) >> ss_y : fmt->h;
+            dev->row_bytes[p] = (size_t)w * bps;
+            dev->pitch[p] = (dev->row_bytes[p] + 3) & ~(size_t)3; /* whole words */
+            dev->plane_off[pic][p] = off;
+            off += (dev->pitch[p] * dev->plane_h[p] + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+        }
+    }
+    dev->frame_bytes = off;
+    int ret = 0;
+    for (unsigned s = 0; s < VQX_DEVICE_BLOCKS && !ret; s++) {
+        ret = buffer(dev, dev->frame_bytes, &dev->input[s]);
+        if (!ret) ret = buffer(dev, base->result_size, &dev->result[s]);
+    }
+    for (unsigned s = 0; s < VQX_DEVICE_BLOCKS && !ret; s++) ret = record(dev, s);
+    return ret;
+}
+
+static int vulkan_finish(VqxDevice *base, unsigned s, const unsigned char **results)
+{
+    VulkanDevice *dev = vulkan(base);
+    const int ret = vqx_vk_wait(dev->vk, &dev->commands[s], FRAME_TIMEOUT_NS);
+    if (ret) return vqx_device_fail(base, ret, "frame %u: %s", base->slot[s].index,
+                                    vqx_vk_error(dev->vk));
+    *results = dev->result[s].map;
+    return 0;
+}
+
+/* The pictures' planes into the block's input buffer, rows at its pitch. */
+static void copy_frame(VulkanDevice *dev, unsigned s, const VqxPicture *ref,
+                       const VqxPicture *dis)
+{
+    uint8_t *block = dev->input[s].map;
+    for (unsigned which = 0; which < 2; which++) {
+        const VqxPicture *pic = which ? dis : ref;
+        for (unsigned p = 0; p < dev->n_planes; p++) {
+            uint8_t *out = block + dev->plane_off[which][p];
+            const uint8_t *in = pic->data[p];
+            for (unsigned y = 0; y < dev->plane_h[p]; y++)
+                memcpy(out + y * dev->pitch[p], in + (ptrdiff_t)y * pic->stride[p],
+                       dev->row_bytes[p]);
+        }
+    }
+}
+
+static int vulkan_launch(VqxDevice *base, unsigned s, const VqxPicture *ref,
+                         const VqxPicture *dis, unsigned index, enum VqxFrameMemory memory,
+                         bool *held)
+{
+    (void)index, (void)memory; /* host pictures are always copied: nothing is held */
+    *held = false;
+    VulkanDevice *dev = vulkan(base);
+    copy_frame(dev, s, ref, dis);
+    memset(dev->result[s].map, 0, base->result_size);
+    const int ret = vqx_vk_submit(dev->vk, &dev->commands[s]);
+    return ret ? failed(dev, ret) : 0;
+}
+
+static const VqxDeviceOps vulkan_ops = {
+    .quiesce = vulkan_quiesce,
+    .close = vulkan_close,
+    .start = vulkan_start,
+    .launch = vulkan_launch,
+    .finish = vulkan_finish,
+};
