@@ -38,6 +38,25 @@ VQX_HOSTDEV static inline float vqx_float_of_bits(uint32_t bits)
 #endif
 }
 
+/* Leading zero bits of a nonzero word, on either side. */
+VQX_HOSTDEV static inline int vqx_clz32(uint32_t x)
+{
+#ifdef __CUDA_ARCH__
+    return __clz((int)x);
+#else
+    return __builtin_clz(x);
+#endif
+}
+
+VQX_HOSTDEV static inline int vqx_clz64(uint64_t x)
+{
+#ifdef __CUDA_ARCH__
+    return __clzll((long long)x);
+#else
+    return __builtin_clzll(x);
+#endif
+}
+
 /* Borders, by libvmaf's two rules: index i of [0, n) mirrored without
  * repeating the edge at both ends (reflect-101: -1 -> 1, n -> n - 2; VIF,
  * float_vif, float_motion), and ADM's hybrid, which repeats the far edge

@@ -9,25 +9,19 @@
  */
 #include "cuda/common.cuh"
 #include "cuda/kernels.h"
+#include "feature/motion_pixel.h"
 
-#define RADIUS 2
-#define WIN (2 * RADIUS + 1)
+#define RADIUS VQX_MOTION_RADIUS
+#define WIN VQX_MOTION_TAPS_N
 
-/* Taps (sum 65536), from libvmaf integer_motion.h, Netflix, BSD+Patent. */
-__constant__ int32_t motion_taps[WIN] = { 3571, 16004, 26386, 16004, 3571 };
+__constant__ int32_t motion_taps[WIN] = VQX_MOTION_TAPS;
 
-/* Mirrors without repeating the edge sample. */
-__device__ inline int mirror(int i, int n)
-{
-    return i < 0 ? -i : i >= n ? 2 * n - i - 2 : i;
-}
-
-/* Block: VQX_BLOCK - 2 * RADIUS output columns of `rows_per_block` rows. Column
- * sums are 32-bit for 8-bit samples and 64-bit above, as on the CPU
- * (vqx_motion_blur_columns); the row pass is vqx_motion_row_sad's. Each
- * warp adds its part of a row's sum to row_sums[y] (32-bit, wrapping: the
- * CPU's row sum modulo 2^32 whatever the order). */
-template <typename P, typename Acc>
+/* Block: VQX_BLOCK - 2 * RADIUS output columns of `rows_per_block` rows. The
+ * column and row passes are motion_pixel.h's, as on the CPU: column sums
+ * are 32-bit for 8-bit samples and 64-bit above. Each warp adds its part
+ * of a row's sum to row_sums[y] (32-bit, wrapping: the CPU's row sum
+ * modulo 2^32 whatever the order). */
+template <typename P>
 __global__ void __launch_bounds__(VQX_BLOCK)
 motion_rows(const P *prev, const P *cur, size_t pitch, int w, int h, int rows_per_block,
             int col_shift, uint32_t *row_sums, int32_t *blurred)
@@ -39,21 +33,20 @@ motion_rows(const P *prev, const P *cur, size_t pitch, int w, int h, int rows_pe
     const int rows = min(rows_per_block, h - y0);
     const int xc = x0 - RADIUS + t; /* this thread's column of the vertical pass */
     const bool has_col = xc < w + RADIUS;
-    const int xm = has_col ? mirror(xc, w) : 0;
-    const Acc round = (Acc)1 << (col_shift - 1);
+    const int xm = has_col ? vqx_reflect101(xc, w) : 0;
 
     /* the ring holds the difference of input row y0 - RADIUS + q at slots
      * q % WIN and q % WIN + WIN */
     if (has_col) {
         for (int q = 0; q < 2 * RADIUS; q++) {
-            const size_t o = (size_t)mirror(y0 - RADIUS + q, h) * pitch + xm;
-            ring[q][t] = ring[q + WIN][t] = (int32_t)prev[o] - (int32_t)cur[o];
+            const size_t o = (size_t)vqx_reflect101(y0 - RADIUS + q, h) * pitch + xm;
+            ring[q][t] = ring[q + WIN][t] = vqx_motion_diff(prev[o], cur[o]);
         }
     }
     int32_t next = 0;
     if (has_col) {
-        const size_t o = (size_t)mirror(y0 + RADIUS, h) * pitch + xm;
-        next = (int32_t)prev[o] - (int32_t)cur[o];
+        const size_t o = (size_t)vqx_reflect101(y0 + RADIUS, h) * pitch + xm;
+        next = vqx_motion_diff(prev[o], cur[o]);
     }
     int base = 0; /* i % WIN */
     for (int i = 0; i < rows; i++) {
@@ -63,13 +56,12 @@ motion_rows(const P *prev, const P *cur, size_t pitch, int w, int h, int rows_pe
             const int slot = base + 2 * RADIUS < WIN ? base + 2 * RADIUS : base + 2 * RADIUS - WIN;
             ring[slot][t] = ring[slot + WIN][t] = next;
             if (i + 1 < rows) { /* in flight during this row's work */
-                const size_t o = (size_t)mirror(y + 1 + RADIUS, h) * pitch + xm;
-                next = (int32_t)prev[o] - (int32_t)cur[o];
+                const size_t o = (size_t)vqx_reflect101(y + 1 + RADIUS, h) * pitch + xm;
+                next = vqx_motion_diff(prev[o], cur[o]);
             }
-            Acc acc = 0;
-#pragma unroll
-            for (int k = 0; k < WIN; k++) acc += motion_taps[k] * (Acc)ring[base + k][t];
-            m[t] = (int32_t)((acc + round) >> col_shift);
+            const int32_t *window = &ring[base][t];
+            m[t] = sizeof(P) == 1 ? vqx_motion_column_32(motion_taps, window, VQX_BLOCK, col_shift)
+                                  : vqx_motion_column_64(motion_taps, window, VQX_BLOCK, col_shift);
             if (blurred && t >= RADIUS && t < RADIUS + OUT && xc < w)
                 blurred[(size_t)y * w + xc] = m[t];
         }
@@ -77,12 +69,7 @@ motion_rows(const P *prev, const P *cur, size_t pitch, int w, int h, int rows_pe
         /* one barrier per row: `mid` alternates between two buffers */
         __syncthreads();
         uint32_t sum = 0;
-        if (t < OUT && x0 + t < w) {
-            long long acc = 0;
-#pragma unroll
-            for (int k = 0; k < WIN; k++) acc += (long long)motion_taps[k] * m[t + k];
-            sum = (uint32_t)abs((int32_t)((acc + (1 << 15)) >> 16));
-        }
+        if (t < OUT && x0 + t < w) sum = vqx_motion_row_term(motion_taps, m + t);
         for (int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, o);
         if (!(t & 31) && sum) atomicAdd(&row_sums[y], sum);
     }
@@ -99,8 +86,8 @@ __global__ void sum_rows(const uint32_t *row_sums, int h, unsigned long long *sa
 extern "C" unsigned vqx_cuda_motion_rows(unsigned w, unsigned h, unsigned bpc)
 {
     const unsigned blocks_x = (w + VQX_BLOCK - 2 * RADIUS - 1) / (VQX_BLOCK - 2 * RADIUS);
-    return bpc == 8 ? rows_per_block(motion_rows<uint8_t, int32_t>, blocks_x, h, 2 * RADIUS)
-                    : rows_per_block(motion_rows<uint16_t, long long>, blocks_x, h, 2 * RADIUS);
+    return bpc == 8 ? rows_per_block(motion_rows<uint8_t>, blocks_x, h, 2 * RADIUS)
+                    : rows_per_block(motion_rows<uint16_t>, blocks_x, h, 2 * RADIUS);
 }
 
 extern "C" int vqx_cuda_motion_sad(const void *prev, const void *cur, size_t pitch, unsigned w,
@@ -113,11 +100,11 @@ extern "C" int vqx_cuda_motion_sad(const void *prev, const void *cur, size_t pit
     const int out = VQX_BLOCK - 2 * RADIUS;
     const dim3 grid((w + out - 1) / out, (h + rows - 1) / rows);
     if (bpc == 8)
-        motion_rows<uint8_t, int32_t><<<grid, VQX_BLOCK, 0, s>>>(
+        motion_rows<uint8_t><<<grid, VQX_BLOCK, 0, s>>>(
             (const uint8_t *)prev, (const uint8_t *)cur, pitch, (int)w, (int)h, (int)rows, 8,
             row_sums, blurred);
     else
-        motion_rows<uint16_t, long long><<<grid, VQX_BLOCK, 0, s>>>(
+        motion_rows<uint16_t><<<grid, VQX_BLOCK, 0, s>>>(
             (const uint16_t *)prev, (const uint16_t *)cur, pitch, (int)w, (int)h, (int)rows,
             (int)bpc, row_sums, blurred);
     ret = launch_status();

@@ -12,27 +12,33 @@
  * (integers: the order is free). On even rows the same ring gives the next
  * scale's low-pass (its window is narrower), decimated at even columns. The
  * double arithmetic of the gain is the CPU's, operation for operation (no
- * contraction: --fmad=false), and the log2 table is the host's. The scale
- * is a template parameter: the filters' loops unroll and their taps are
- * constants.
+ * contraction: --fmad=false), and the log2 table is the host's. Taps,
+ * terms, roundings and the pixel's contribution are vif_pixel.h's, as on
+ * the CPU. The scale is a template parameter: the filters' loops unroll and
+ * their taps are constants.
  */
 #include "cuda/common.cuh"
 #include "cuda/kernels.h"
 #include "feature/vif_pixel.h"
 
-/* Filter taps per scale, from libvmaf src/feature/integer_vif.h (Netflix,
- * BSD+Patent). Scale s has 2 * (8 >> s) + 1 taps. */
+/* Filter taps per scale (vif_pixel.h). */
 __constant__ uint16_t vif_taps[4][17] = {
-    { 489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274, 3896, 2640, 1640, 935, 489 },
-    { 1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244 },
-    { 3571, 16004, 26386, 16004, 3571 },
-    { 10904, 43728, 10904 },
+    VIF_TAPS_SCALE0, VIF_TAPS_SCALE1, VIF_TAPS_SCALE2, VIF_TAPS_SCALE3,
 };
 
-/* Mirrors without repeating the edge sample (vif_mirror). */
-__device__ inline int vmirror(int i, int n)
+/* vif_pixel.h's second-moment statements of the sums' width. */
+template <typename SqAcc>
+__device__ inline SqAcc product_tap(uint32_t c, uint32_t x, uint32_t y)
 {
-    return i < 0 ? -i : i >= n ? 2 * (n - 1) - i : i;
+    if constexpr (sizeof(SqAcc) == 4) return vif_product_tap_32(c, x, y);
+    else return vif_product_tap_64(c, x, y);
+}
+
+template <typename SqAcc>
+__device__ inline uint32_t round_moment(SqAcc sum, SqAcc round, unsigned shift)
+{
+    if constexpr (sizeof(SqAcc) == 4) return vif_round_moment_32(sum, round, shift);
+    else return vif_round_moment_64(sum, round, shift);
 }
 
 /* Block: VQX_BLOCK - 2 * HALF output columns (the vertical pass covers
@@ -58,7 +64,7 @@ vif_scale(VqxCudaVifScale a, VqxCudaVifProbe probe, int probing)
     const int rows = min(rows_per_block, h - y0);
     const int xc = x0 - HALF + t; /* this thread's column of the vertical pass */
     const bool has_col = xc < w + HALF;
-    const size_t col = has_col ? (size_t)vmirror(xc, w) : 0;
+    const size_t col = has_col ? (size_t)vqx_reflect101(xc, w) : 0;
     const bool stats = a.sums != nullptr;
     const bool decimate = SCALE < 3 && a.next_ref != nullptr;
     const uint32_t mean_round = 1u << (a.mean_shift - 1);
@@ -68,14 +74,14 @@ vif_scale(VqxCudaVifScale a, VqxCudaVifProbe probe, int probing)
      * y0 - HALF + q at slots q % WIN and q % WIN + WIN */
     if (has_col) {
         for (int q = 0; q < 2 * HALF; q++) {
-            const size_t o = (size_t)vmirror(y0 - HALF + q, h) * a.pitch + col;
+            const size_t o = (size_t)vqx_reflect101(y0 - HALF + q, h) * a.pitch + col;
             ring_r[q][t] = ring_r[q + WIN][t] = ref[o];
             ring_d[q][t] = ring_d[q + WIN][t] = dis[o];
         }
     }
     P next_r = 0, next_d = 0;
     if (has_col) {
-        const size_t o = (size_t)vmirror(y0 + HALF, h) * a.pitch + col;
+        const size_t o = (size_t)vqx_reflect101(y0 + HALF, h) * a.pitch + col;
         next_r = ref[o];
         next_d = dis[o];
     }
@@ -92,7 +98,7 @@ vif_scale(VqxCudaVifScale a, VqxCudaVifProbe probe, int probing)
             ring_r[slot][t] = ring_r[slot + WIN][t] = next_r;
             ring_d[slot][t] = ring_d[slot + WIN][t] = next_d;
             if (i + 1 < rows) { /* in flight during this row's work */
-                const size_t o = (size_t)vmirror(y + 1 + HALF, h) * a.pitch + col;
+                const size_t o = (size_t)vqx_reflect101(y + 1 + HALF, h) * a.pitch + col;
                 next_r = ref[o];
                 next_d = dis[o];
             }
@@ -103,18 +109,18 @@ vif_scale(VqxCudaVifScale a, VqxCudaVifProbe probe, int probing)
                 for (int k = 0; k < WIN; k++) {
                     const uint32_t r = ring_r[base + k][t], d = ring_d[base + k][t];
                     const uint32_t tap = vif_taps[SCALE][k];
-                    s1 += tap * r;
-                    s2 += tap * d;
-                    rr += (SqAcc)tap * (r * r);
-                    dd += (SqAcc)tap * (d * d);
-                    rd += (SqAcc)tap * (r * d);
+                    s1 += vif_tap(tap, r);
+                    s2 += vif_tap(tap, d);
+                    rr += product_tap<SqAcc>(tap, r, r);
+                    dd += product_tap<SqAcc>(tap, d, d);
+                    rd += product_tap<SqAcc>(tap, r, d);
                 }
                 const uint32_t v[5] = {
-                    (uint16_t)((s1 + mean_round) >> a.mean_shift),
-                    (uint16_t)((s2 + mean_round) >> a.mean_shift),
-                    (uint32_t)((rr + sq_round) >> a.sq_shift),
-                    (uint32_t)((dd + sq_round) >> a.sq_shift),
-                    (uint32_t)((rd + sq_round) >> a.sq_shift),
+                    vif_round_mean(s1, mean_round, a.mean_shift),
+                    vif_round_mean(s2, mean_round, a.mean_shift),
+                    round_moment(rr, sq_round, a.sq_shift),
+                    round_moment(dd, sq_round, a.sq_shift),
+                    round_moment(rd, sq_round, a.sq_shift),
                 };
 #pragma unroll
                 for (int k = 0; k < 5; k++) c[k * VQX_BLOCK + t] = v[k];
@@ -130,11 +136,11 @@ vif_scale(VqxCudaVifScale a, VqxCudaVifProbe probe, int probing)
 #pragma unroll
                     for (int k = 0; k < 2 * NEXT_HALF + 1; k++) {
                         const uint32_t tap = vif_taps[SCALE + 1][k];
-                        cr += tap * ring_r[base + HALF - NEXT_HALF + k][t];
-                        cd += tap * ring_d[base + HALF - NEXT_HALF + k][t];
+                        cr += vif_tap(tap, ring_r[base + HALF - NEXT_HALF + k][t]);
+                        cd += vif_tap(tap, ring_d[base + HALF - NEXT_HALF + k][t]);
                     }
-                    nc[t] = (uint16_t)((cr + round) >> a.next_shift);
-                    nc[VQX_BLOCK + t] = (uint16_t)((cd + round) >> a.next_shift);
+                    nc[t] = vif_round_mean(cr, round, a.next_shift);
+                    nc[VQX_BLOCK + t] = vif_round_mean(cd, round, a.next_shift);
                 }
             }
         }
@@ -150,11 +156,11 @@ vif_scale(VqxCudaVifScale a, VqxCudaVifProbe probe, int probing)
 #pragma unroll
             for (int k = 0; k < WIN; k++) {
                 const uint32_t tap = vif_taps[SCALE][k];
-                mu1 += tap * c[0 * VQX_BLOCK + t + k];
-                mu2 += tap * c[1 * VQX_BLOCK + t + k];
-                ref_sq += (uint64_t)tap * c[2 * VQX_BLOCK + t + k];
-                dis_sq += (uint64_t)tap * c[3 * VQX_BLOCK + t + k];
-                ref_dis += (uint64_t)tap * c[4 * VQX_BLOCK + t + k];
+                mu1 += vif_tap(tap, c[0 * VQX_BLOCK + t + k]);
+                mu2 += vif_tap(tap, c[1 * VQX_BLOCK + t + k]);
+                ref_sq += vif_tap_64(tap, c[2 * VQX_BLOCK + t + k]);
+                dis_sq += vif_tap_64(tap, c[3 * VQX_BLOCK + t + k]);
+                ref_dis += vif_tap_64(tap, c[4 * VQX_BLOCK + t + k]);
             }
             VifSums px = { 0, 0, 0, 0 };
             vif_add_pixel(&px, a.log2_table, a.gain_limit, mu1, mu2, ref_sq, dis_sq, ref_dis);
@@ -178,16 +184,11 @@ vif_scale(VqxCudaVifScale a, VqxCudaVifProbe probe, int probing)
         }
         if constexpr (SCALE < 3) {
             if (next_row && t < OUT && !(x & 1) && (x >> 1) < (int)a.next_w) {
-                uint32_t sum_ref = 0, sum_dis = 0;
-#pragma unroll
-                for (int k = 0; k < 2 * NEXT_HALF + 1; k++) {
-                    const uint32_t tap = vif_taps[SCALE + 1][k];
-                    sum_ref += tap * nc[t + HALF - NEXT_HALF + k];
-                    sum_dis += tap * nc[VQX_BLOCK + t + HALF - NEXT_HALF + k];
-                }
+                const uint16_t *taps = vif_taps[SCALE + 1];
+                const unsigned n = 2 * NEXT_HALF + 1;
                 const size_t o = (size_t)(y >> 1) * a.next_w + (x >> 1);
-                a.next_ref[o] = (uint16_t)((sum_ref + 32768) >> 16);
-                a.next_dis[o] = (uint16_t)((sum_dis + 32768) >> 16);
+                a.next_ref[o] = vif_decimated_16(taps, n, nc + t + HALF - NEXT_HALF);
+                a.next_dis[o] = vif_decimated_16(taps, n, nc + VQX_BLOCK + t + HALF - NEXT_HALF);
             }
         }
     }

@@ -44,10 +44,8 @@ enum AdmCsfMode { CSF_WATSON, CSF_BARTEN, CSF_BLEND, CSF_BLEND_MAE };
 #define DEFAULT_DISPLAY_HEIGHT 1080
 #define CSF_LUMINANCE 100.0
 
-/* Fixed-point constants of libvmaf's integer ADM (integer_adm.h, integer_adm.c;
- * Netflix, BSD+Patent). */
-#define RECIP_Q30 1073741824   /* division table: 2^30 / i */
-/* level 0 weights at the default 3 H on 1080 lines, Watson CSF */
+/* Level 0 weights at the default 3 H on 1080 lines, Watson CSF, from
+ * libvmaf's integer ADM (integer_adm.h; Netflix, BSD+Patent). */
 static const uint16_t watson_default_q[3] = { 36453, 36453, 49417 };
 
 
@@ -129,11 +127,6 @@ static unsigned ceil_to_shift(double x)
     return (unsigned)(int64_t)ceil(x);
 }
 
-static int64_t round_half(unsigned shift)
-{
-    return shift ? (int64_t)1 << (shift - 1) : 0;
-}
-
 /* ---- CSF weights ---- */
 
 /* (the blend modes' table exists: check_options) */
@@ -164,19 +157,6 @@ static void level_weights(const AdmState *s, int scale, float weight[3])
 }
 
 /* ---- DWT: one output row of the four bands ---- */
-
-typedef struct DwtRounding {
-    int64_t v_add, h_add;
-    unsigned v_shift, h_shift;
-} DwtRounding;
-
-/* Rounding of the vertical and horizontal passes of levels 1 to 3. Level 0
- * (dwt_level_of) shifts by bpc then 16, on samples centred by 2^(bpc-1): the
- * same sums as libvmaf's offset correction, without its 32-bit overflow at
- * 16 bits. */
-static const DwtRounding level_rounding[3] = {
-    { 0, 16384, 0, 15 }, { 32768, 32768, 16, 16 }, { 32768, 16384, 16, 15 },
-};
 
 /* The passes' margins: the horizontal taps of the last outputs reach w and
  * w + 1, the first -1. */
@@ -217,15 +197,14 @@ static const int16_t *picture_row(AdmState *s, const VqxPicture *pic, int p, int
 /* The input of a level's DWT: its size and the passes' rounding. */
 typedef struct DwtLevel {
     int scale, w, h;
-    DwtRounding rnd;
+    AdmDwtRounding rnd;
 } DwtLevel;
 
 static DwtLevel dwt_level_of(const AdmState *s, int scale)
 {
-    const DwtRounding first = { (int64_t)1 << (s->bpc - 1), 32768, s->bpc, 16 };
     return (DwtLevel){ .scale = scale, .w = scale ? s->level[scale - 1].w : s->w,
                        .h = scale ? s->level[scale - 1].h : s->h,
-                       .rnd = scale ? level_rounding[scale - 1] : first };
+                       .rnd = adm_dwt_rounding(scale, s->bpc) };
 }
 
 /* Output row i of the DWT of picture p: reads the picture (level 0) or
@@ -234,7 +213,7 @@ static DwtLevel dwt_level_of(const AdmState *s, int scale)
 static void dwt_row(AdmState *s, const DwtLevel *d, const VqxPicture *pic, int p, int32_t *a,
                     const AdmBands *band, int i)
 {
-    const DwtRounding *rnd = &d->rnd;
+    const AdmDwtRounding *rnd = &d->rnd;
     const ptrdiff_t o = i * s->stride;
     int32_t *out_h = band_row(s, band, ADM_H, i), *out_v = band_row(s, band, ADM_V, i);
     int32_t *out_d = band_row(s, band, ADM_D, i);
@@ -299,11 +278,10 @@ static void reference_row(const AdmState *s, int scale, const AdmBands *ref, int
 {
     const AdmLevel *lv = &s->level[scale];
     const AdmRegion r = lv->roi;
-    static const unsigned sq_shift[3] = { 31, 30, 31 };
     const int w = r.right - r.left;
     for (int b = 0; b < 3; b++) {
         const int32_t *src = band_row(s, ref, b, y) + r.left;
-        row[b] = scale ? s->dsp.reference_cubes_32(src, w, sq_shift[scale - 1],
+        row[b] = scale ? s->dsp.reference_cubes_32(src, w, adm_reference_sq_shift(scale),
                                                    lv->ref_cube_shift)
                        : s->dsp.reference_cubes_16(src, w);
     }
@@ -313,7 +291,7 @@ static void add_reference_row(const AdmState *s, int scale, const uint64_t row[3
                               uint64_t accum[3])
 {
     const unsigned shift = s->level[scale].ref_row_shift;
-    for (int b = 0; b < 3; b++) accum[b] += (row[b] + (uint64_t)round_half(shift)) >> shift;
+    for (int b = 0; b < 3; b++) accum[b] += adm_round_row_u64(row[b], shift);
 }
 
 void vqx_adm_reference_sums(const AdmState *s, int scale, uint64_t accum[3],
@@ -389,18 +367,6 @@ static int masking_row(const AdmState *s, AdmMaskRing *ring, int scale, const Ad
     return slot;
 }
 
-/* Fixed point of the masked energy. Level 0: x in Q27 (h, v) and Q29 (d)
- * against a masking sum shifted up by 10 and 12 bits; levels 1-3: x brought
- * to the masking's Q by a 28-bit shift (masked_cubes_32). */
-typedef struct MaskedFixedPoint {
-    unsigned thr_shift[3], sq_shift[3];
-} MaskedFixedPoint;
-
-static const MaskedFixedPoint masked_fixed_point[2] = {
-    { { 10, 10, 12 }, { 29, 29, 30 } },
-    { { 0, 0, 0 }, { 30, 30, 30 } },
-};
-
 static void reset_ring(AdmMaskRing *ring)
 {
     for (int k = 0; k < 3; k++) ring->row_of[k] = -1;
@@ -414,7 +380,6 @@ static void masked_row(AdmState *s, AdmMaskRing *ring, int scale, const AdmBands
     const AdmLevel *lv = &s->level[scale];
     const AdmRegion r = lv->roi;
     const int h = lv->h, w = r.right - r.left;
-    const MaskedFixedPoint *p = &masked_fixed_point[scale > 0];
     const int up = masking_row(s, ring, scale, mask, y > 0 ? y - 1 : 1);
     const int mid = masking_row(s, ring, scale, mask, y);
     const int down = masking_row(s, ring, scale, mask, y < h - 1 ? y + 1 : h - 1);
@@ -424,15 +389,15 @@ static void masked_row(AdmState *s, AdmMaskRing *ring, int scale, const AdmBands
     s->dsp.mask_threshold(sum, ring->centre[mid] + r.left, w, thr);
     for (int b = 0; b < 3; b++)
         row[b] = (scale ? s->dsp.masked_cubes_32 : s->dsp.masked_cubes_16)(
-            band_row(s, x, b, y) + r.left, thr, w, lv->q_weight[b], p->thr_shift[b],
-            p->sq_shift[b], lv->cube_shift[b]);
+            band_row(s, x, b, y) + r.left, thr, w, lv->q_weight[b],
+            adm_masked_thr_shift(scale, b), adm_masked_sq_shift(scale, b), lv->cube_shift[b]);
 }
 
 static void add_masked_row(const AdmState *s, int scale, const int64_t row[3],
                            int64_t accum[3])
 {
     const unsigned shift = s->level[scale].row_shift;
-    for (int b = 0; b < 3; b++) accum[b] += (row[b] + round_half(shift)) >> shift;
+    for (int b = 0; b < 3; b++) accum[b] += adm_round_row(row[b], shift);
 }
 
 void vqx_adm_masked_sums(AdmState *s, int scale, int32_t *const x[3], int32_t *const mask[3],
@@ -587,8 +552,7 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         }
     s->thr_row = (uint32_t *)p, p += s->stride;
     s->recip = p, p += 32769;
-    s->recip[0] = 0;
-    for (int i = 1; i <= 32768; i++) s->recip[i] = RECIP_Q30 / i;
+    for (int i = 0; i <= 32768; i++) s->recip[i] = adm_reciprocal((uint32_t)i);
     int16_t *q = (int16_t *)p;
     for (int m = 0; m < 2; m++)
         for (int k = 0; k < 4; k++) s->pix_rows[m][k] = q, q += s->w;

@@ -1,8 +1,9 @@
 /*
  * Integer ADM's DSP table (as VifDSPContext, feature/vif_dsp.h): every
  * per-sample stage as a pure function on rows, filled with the scalar C
- * (adm_dsp.c, adm_tmpl.c), which is the definition, and then overridden by
- * the SIMD versions the CPU flags allow (src/x86/). Every entry gives the
+ * (adm_dsp.c, adm_tmpl.c: loops over adm_pixel.h's statements, which the
+ * CUDA kernels share), which is the definition, and then overridden by the
+ * SIMD versions the CPU flags allow (src/x86/). Every entry gives the
  * C's result bit for bit, for every input; tests/checkasm/adm.c compares
  * them. Entries named _16 serve level 0 (16-bit rows, or libvmaf's 16-bit
  * weights and 32-bit products), those named _32 levels 1 to 3 (32-bit rows,
@@ -15,16 +16,11 @@
 
 #include <stdint.h>
 
-/* Daubechies 2 taps in Q15, from libvmaf integer_adm.h (Netflix, BSD+Patent). */
-static const int32_t vqx_adm_db2_lo[4] = { 15826, 27411, 7345, -4240 };
-static const int32_t vqx_adm_db2_hi[4] = { -4240, -7345, 27411, -15826 };
+#include "feature/adm_pixel.h"
 
-/* Masking weights of a neighbour (1/30) and of the centre (1/15): Q17 at
- * level 0, Q32 at levels 1 to 3 (libvmaf integer_adm.h). */
-#define VQX_ADM_ONE_BY_30_Q17 4369
-#define VQX_ADM_ONE_BY_15_Q17 8738
-#define VQX_ADM_ONE_BY_30_Q32 143165577
-#define VQX_ADM_ONE_BY_15_Q32 286331153
+/* Daubechies 2 taps in Q15 (adm_pixel.h, as the masking weights). */
+static const int32_t vqx_adm_db2_lo[4] = ADM_DB2_LO;
+static const int32_t vqx_adm_db2_hi[4] = ADM_DB2_HI;
 
 /* Picture row to samples centred on zero: dst[j] = src[j] - 2^(bpc-1), j in
  * [0, w), bytes (8 bits) or 16-bit words (9 to 16 bits). */

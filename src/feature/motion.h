@@ -9,6 +9,7 @@
 #include "bitdepth.h"
 #include "feature/extractor.h"
 #include "feature/motion_dsp.h"
+#include "feature/motion_pixel.h"
 
 typedef struct MotionState {
     bool force_zero;
@@ -45,17 +46,12 @@ double vqx_motion_sad_score(const MotionState *s, uint64_t sad);
 int vqx_motion_emit(MotionState *s, unsigned n, double score, VqxSink *sink);
 int vqx_motion_flush(void *state, VqxSink *sink);
 
-/* Margin, in samples, on each side of the row buffer of vqx_motion_sad. */
-#define VQX_MOTION_RADIUS 2
-
-/* Blur taps (sum 65536), from libvmaf integer_motion.h, Netflix, BSD+Patent. */
-static const int32_t vqx_motion_taps[5] = { 3571, 16004, 26386, 16004, 3571 };
-
 /*
  * Sum over the plane of |blur(prev - cur)|, in libvmaf 3.2's integer_motion
  * fixed point, by the scalar C (the extractor runs vqx_motion_plane_sad on
- * its table). `row` holds w + 2 * VQX_MOTION_RADIUS int32 values. w and h
- * are at least 3 (the mirrored borders need it).
+ * its table). `row` holds w + 2 * VQX_MOTION_RADIUS int32 values (a margin
+ * of VQX_MOTION_RADIUS on each side). w and h are at least 3 (the mirrored
+ * borders need it).
  */
 BF_DECL(uint64_t, vqx_motion_sad, const void *prev, ptrdiff_t prev_stride,
         const void *cur, ptrdiff_t cur_stride, int32_t *row,

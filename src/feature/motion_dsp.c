@@ -1,7 +1,5 @@
 /* Integer motion's DSP table: the row pass's scalar C, the plane loop and
  * the dispatch. */
-#include <stdlib.h>
-
 #include "feature/motion.h"
 
 #if VQX_ARCH_X86
@@ -17,12 +15,8 @@ MOTION_ROW_SAD(vqx_motion_row_sad)
     }
     /* libvmaf sums a row in 32 bits (wrapping), then the plane in 64. */
     uint32_t row_sad = 0;
-    for (int x = 0; x < iw; x++) {
-        int64_t acc = 0;
-        for (int k = 0; k < 5; k++)
-            acc += (int64_t)vqx_motion_taps[k] * mid[x - VQX_MOTION_RADIUS + k];
-        row_sad += (uint32_t)abs((int32_t)((acc + (1 << 15)) >> 16));
-    }
+    for (int x = 0; x < iw; x++)
+        row_sad += vqx_motion_row_term(vqx_motion_taps, mid + x - VQX_MOTION_RADIUS);
     return row_sad;
 }
 

@@ -8,32 +8,25 @@
 #include "feature/motion.h"
 
 #if BITDEPTH == 8
-typedef int32_t col_acc;  /* |sum| <= 255 * 65536 */
+#define motion_column vqx_motion_column_32
 #else
-typedef int64_t col_acc;  /* 65535 * 65536 needs 33 bits */
+#define motion_column vqx_motion_column_64
 #endif
-
-static inline int mirror(int i, int n)
-{
-    return i < 0 ? -i : i >= n ? 2 * n - i - 2 : i;
-}
 
 MOTION_BLUR_COLUMNS(BF(vqx_motion_blur_columns))
 {
     const int col_shift = BITDEPTH == 8 ? 8 : (int)bpc;
-    const col_acc col_round = (col_acc)1 << (col_shift - 1);
-    const pixel *p[5], *c[5];
-    for (int k = 0; k < 5; k++) {
-        const int r = mirror((int)y - VQX_MOTION_RADIUS + k, (int)h);
+    const pixel *p[VQX_MOTION_TAPS_N], *c[VQX_MOTION_TAPS_N];
+    for (int k = 0; k < VQX_MOTION_TAPS_N; k++) {
+        const int r = vqx_reflect101((int)y - VQX_MOTION_RADIUS + k, (int)h);
         p[k] = PIXEL_ROW(pixel, prev, prev_stride, r);
         c[k] = PIXEL_ROW(pixel, cur, cur_stride, r);
     }
     int32_t any = 0;
     for (unsigned x = 0; x < w; x++) {
-        col_acc acc = 0;
-        for (int k = 0; k < 5; k++)
-            acc += vqx_motion_taps[k] * (col_acc)((int32_t)p[k][x] - (int32_t)c[k][x]);
-        mid[x] = (int32_t)((acc + col_round) >> col_shift);
+        int32_t d[VQX_MOTION_TAPS_N];
+        for (int k = 0; k < VQX_MOTION_TAPS_N; k++) d[k] = vqx_motion_diff(p[k][x], c[k][x]);
+        mid[x] = motion_column(vqx_motion_taps, d, 1, col_shift);
         any |= mid[x];
     }
     return any;

@@ -19,14 +19,11 @@
 #include "feature/extractor.h"
 #include "feature/vif.h"
 
-/* Filter taps per scale, from libvmaf src/feature/integer_vif.h (Netflix,
- * BSD+Patent). */
-static const uint16_t taps_scale0[17] = {
-    489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274, 3896, 2640, 1640, 935, 489
-};
-static const uint16_t taps_scale1[9] = { 1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244 };
-static const uint16_t taps_scale2[5] = { 3571, 16004, 26386, 16004, 3571 };
-static const uint16_t taps_scale3[3] = { 10904, 43728, 10904 };
+/* Filter taps per scale (vif_pixel.h). */
+static const uint16_t taps_scale0[17] = VIF_TAPS_SCALE0;
+static const uint16_t taps_scale1[9] = VIF_TAPS_SCALE1;
+static const uint16_t taps_scale2[5] = VIF_TAPS_SCALE2;
+static const uint16_t taps_scale3[3] = VIF_TAPS_SCALE3;
 
 const VifFilter vqx_vif_filters[VIF_SCALES] = {
     { taps_scale0, 17 }, { taps_scale1, 9 }, { taps_scale2, 5 }, { taps_scale3, 3 },

@@ -16,19 +16,19 @@ static void horizontal_tap(const uint32_t *restrict a, const uint32_t *restrict 
 {
     if (first) {
         for (unsigned j = 0; j < w; j++) {
-            mu1[j] = t * a[j];
-            mu2[j] = t * b[j];
-            ref_sq[j] = (uint64_t)t * x[j];
-            dis_sq[j] = (uint64_t)t * y[j];
-            ref_dis[j] = (uint64_t)t * z[j];
+            mu1[j] = vif_tap(t, a[j]);
+            mu2[j] = vif_tap(t, b[j]);
+            ref_sq[j] = vif_tap_64(t, x[j]);
+            dis_sq[j] = vif_tap_64(t, y[j]);
+            ref_dis[j] = vif_tap_64(t, z[j]);
         }
     } else {
         for (unsigned j = 0; j < w; j++) {
-            mu1[j] += t * a[j];
-            mu2[j] += t * b[j];
-            ref_sq[j] += (uint64_t)t * x[j];
-            dis_sq[j] += (uint64_t)t * y[j];
-            ref_dis[j] += (uint64_t)t * z[j];
+            mu1[j] += vif_tap(t, a[j]);
+            mu2[j] += vif_tap(t, b[j]);
+            ref_sq[j] += vif_tap_64(t, x[j]);
+            dis_sq[j] += vif_tap_64(t, y[j]);
+            ref_dis[j] += vif_tap_64(t, z[j]);
         }
     }
 }
@@ -48,14 +48,8 @@ VIF_DECIMATE(vqx_vif_decimate_c)
 {
     const unsigned half = f->width / 2;
     for (unsigned j = 0; j < dst_w; j++) {
-        const uint32_t *a = ref + 2 * j - half, *b = dis + 2 * j - half;
-        uint32_t sum_ref = 0, sum_dis = 0;
-        for (unsigned k = 0; k < f->width; k++) {
-            sum_ref += f->taps[k] * a[k];
-            sum_dis += f->taps[k] * b[k];
-        }
-        ref_out[j] = (uint16_t)((sum_ref + 32768) >> 16);
-        dis_out[j] = (uint16_t)((sum_dis + 32768) >> 16);
+        ref_out[j] = vif_decimated(f->taps, f->width, ref + 2 * j - half);
+        dis_out[j] = vif_decimated(f->taps, f->width, dis + 2 * j - half);
     }
 }
 

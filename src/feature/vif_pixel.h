@@ -1,28 +1,80 @@
 /*
- * One pixel's contribution to the integer VIF sums, shared by the CPU
- * reference (vif.c) and its CUDA twin (src/cuda/vif_kernels.cu): both run
- * these very statements, so the twin cannot drift from the reference. The
- * arithmetic (16.16 means squared in 64 bits, the Q11 log2 table, the
- * double gain and its truncations) is libvmaf's integer VIF.
+ * Integer VIF's per-sample statements, shared by the CPU reference (vif.c,
+ * vif_tmpl.c, vif_dsp.c) and its CUDA twin (src/cuda/vif_kernels.cu): the
+ * filters' taps and terms, the roundings that end each pass, and one
+ * pixel's contribution to the sums. Both run these very statements, so the
+ * twin cannot drift from the reference. The arithmetic (16.16 means squared
+ * in 64 bits, the Q11 log2 table, the double gain and its truncations) is
+ * libvmaf's integer VIF. Borders mirror without repeating the edge sample
+ * (hostdev.h's vqx_reflect101).
  */
 #ifndef VQX_FEATURE_VIF_PIXEL_H
 #define VQX_FEATURE_VIF_PIXEL_H
 
 #include <stdint.h>
 
-#ifdef __CUDACC__
-#define VIF_HOST_DEVICE __host__ __device__
-#else
-#define VIF_HOST_DEVICE
-#endif
+#include "hostdev.h"
 
-#ifdef __CUDA_ARCH__
-#define VIF_CLZ32(x) __clz(x)
-#define VIF_CLZ64(x) __clzll(x)
-#else
-#define VIF_CLZ32(x) __builtin_clz(x)
-#define VIF_CLZ64(x) __builtin_clzll(x)
-#endif
+/* Filter taps per scale (sum 65536, symmetric), from libvmaf
+ * src/feature/integer_vif.h (Netflix, BSD+Patent): the initializers of the
+ * C's arrays and of the device's constant table. Scale s has
+ * 2 * (8 >> s) + 1 taps. */
+#define VIF_TAPS_SCALE0 \
+    { 489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274, 3896, 2640, 1640, \
+      935, 489 }
+#define VIF_TAPS_SCALE1 { 1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244 }
+#define VIF_TAPS_SCALE2 { 3571, 16004, 26386, 16004, 3571 }
+#define VIF_TAPS_SCALE3 { 10904, 43728, 10904 }
+
+/* A filter's terms: tap c times a sample or a 16-bit mean x (32 bits), and
+ * times a second moment x (64 bits: the horizontal pass's). */
+VQX_HOSTDEV static inline uint32_t vif_tap(uint32_t c, uint32_t x)
+{
+    return c * x;
+}
+
+VQX_HOSTDEV static inline uint64_t vif_tap_64(uint32_t c, uint32_t x)
+{
+    return (uint64_t)c * x;
+}
+
+/* The vertical pass's second-moment term, c (x y) (equal to libvmaf's
+ * (c x) y in integers), and its rounding to 32 bits. 8-bit samples at
+ * scale 0 sum in 32 bits, exact there (65536 * 255^2 < 2^32); the others in
+ * 64. */
+#define VIF_MOMENT_STATEMENTS(bits, sum_t) \
+    VQX_HOSTDEV static inline sum_t vif_product_tap_##bits(uint32_t c, uint32_t x, uint32_t y) \
+    { \
+        return (sum_t)c * (x * y); \
+    } \
+    VQX_HOSTDEV static inline uint32_t vif_round_moment_##bits(sum_t sum, sum_t round, \
+                                                               unsigned shift) \
+    { \
+        return (uint32_t)((sum + round) >> shift); \
+    }
+VIF_MOMENT_STATEMENTS(32, uint32_t)
+VIF_MOMENT_STATEMENTS(64, uint64_t)
+#undef VIF_MOMENT_STATEMENTS
+
+/* A vertical pass's sum of taps times samples rounded to a 16-bit mean. */
+VQX_HOSTDEV static inline uint32_t vif_round_mean(uint32_t sum, uint32_t round, unsigned shift)
+{
+    return (uint16_t)((sum + round) >> shift);
+}
+
+/* One output of the horizontal low-pass before decimation: the n taps on
+ * the 16-bit means v[0..n), rounded to a 16-bit mean; the CPU holds the
+ * means in 32-bit words, the device in 16-bit ones. */
+#define VIF_DECIMATED(name, mean_t) \
+    VQX_HOSTDEV static inline uint16_t name(const uint16_t *taps, unsigned n, const mean_t *v) \
+    { \
+        uint32_t sum = 0; \
+        for (unsigned k = 0; k < n; k++) sum += vif_tap(taps[k], v[k]); \
+        return (uint16_t)((sum + 32768) >> 16); \
+    }
+VIF_DECIMATED(vif_decimated, uint32_t)
+VIF_DECIMATED(vif_decimated_16, uint16_t)
+#undef VIF_DECIMATED
 
 /* sigma_n^2 of the noise model, in the 16.16 scale of the variances */
 #define VIF_SIGMA_NSQ (2 << 16)
@@ -34,21 +86,21 @@ typedef struct VifSums {
 } VifSums;
 
 /* log2(x) in Q11 from the 2^15-entry table of log2 over [2^15, 2^16). */
-static inline VIF_HOST_DEVICE int32_t vif_log2_q11_32(const uint16_t *table, uint32_t x)
+VQX_HOSTDEV static inline int32_t vif_log2_q11_32(const uint16_t *table, uint32_t x)
 {
-    const int k = 16 - VIF_CLZ32(x);
+    const int k = 16 - vqx_clz32(x);
     return table[x >> k] + 2048 * k;
 }
 
-static inline VIF_HOST_DEVICE int32_t vif_log2_q11_64(const uint16_t *table, uint64_t x)
+VQX_HOSTDEV static inline int32_t vif_log2_q11_64(const uint16_t *table, uint64_t x)
 {
-    const int k = 48 - VIF_CLZ64(x);
+    const int k = 48 - vqx_clz64(x);
     return table[x >> k] + 2048 * k;
 }
 
 /* One pixel's contribution, from the filtered means (16.16 of the 8-bit
  * range, squared below in 64 bits) and the filtered second moments. */
-static inline VIF_HOST_DEVICE void vif_add_pixel(VifSums *sums, const uint16_t *log2_table,
+VQX_HOSTDEV static inline void vif_add_pixel(VifSums *sums, const uint16_t *log2_table,
                                                  double gain_limit, uint32_t mu1, uint32_t mu2,
                                                  uint64_t ref_sq_sum, uint64_t dis_sq_sum,
                                                  uint64_t ref_dis_sum)

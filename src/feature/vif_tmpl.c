@@ -3,40 +3,41 @@
 #include "bitdepth.h"
 #include "feature/vif.h"
 
-/* Products of two samples fit 16 bits for 8-bit samples, and sums of
- * filtered squares 32 bits (65536 * 255^2 < 2^32); wider samples need 32
- * and 64. Narrow types let the compiler use widening multiplies. */
+/* Sums of filtered squares fit 32 bits for 8-bit samples, wider samples
+ * need 64 (vif_pixel.h's moment statements). Narrow types let the compiler
+ * use widening multiplies. */
 #if BITDEPTH == 8
-typedef uint16_t product;
 typedef uint32_t sq_sum;
+#define product_tap vif_product_tap_32
+#define round_moment vif_round_moment_32
 #else
-typedef uint32_t product;
 typedef uint64_t sq_sum;
+#define product_tap vif_product_tap_64
+#define round_moment vif_round_moment_64
 #endif
 
 /* One filter tap of the statistics pass over a row pair: the first tap
  * sets the sums, the others add to them. Restrict parameters let the
- * compiler vectorize across columns; c * (x * y) equals libvmaf's
- * (c * x) * y in integers. */
+ * compiler vectorize across columns. */
 static void stats_tap(const pixel *restrict r, const pixel *restrict d, uint16_t c,
                       unsigned w, int first, uint32_t *restrict mu1, uint32_t *restrict mu2,
                       sq_sum *restrict rr, sq_sum *restrict dd, sq_sum *restrict rd)
 {
     if (first) {
         for (unsigned j = 0; j < w; j++) {
-            mu1[j] = (uint32_t)c * r[j];
-            mu2[j] = (uint32_t)c * d[j];
-            rr[j] = (sq_sum)c * (product)((product)r[j] * r[j]);
-            dd[j] = (sq_sum)c * (product)((product)d[j] * d[j]);
-            rd[j] = (sq_sum)c * (product)((product)r[j] * d[j]);
+            mu1[j] = vif_tap(c, r[j]);
+            mu2[j] = vif_tap(c, d[j]);
+            rr[j] = product_tap(c, r[j], r[j]);
+            dd[j] = product_tap(c, d[j], d[j]);
+            rd[j] = product_tap(c, r[j], d[j]);
         }
     } else {
         for (unsigned j = 0; j < w; j++) {
-            mu1[j] += (uint32_t)c * r[j];
-            mu2[j] += (uint32_t)c * d[j];
-            rr[j] += (sq_sum)c * (product)((product)r[j] * r[j]);
-            dd[j] += (sq_sum)c * (product)((product)d[j] * d[j]);
-            rd[j] += (sq_sum)c * (product)((product)r[j] * d[j]);
+            mu1[j] += vif_tap(c, r[j]);
+            mu2[j] += vif_tap(c, d[j]);
+            rr[j] += product_tap(c, r[j], r[j]);
+            dd[j] += product_tap(c, d[j], d[j]);
+            rd[j] += product_tap(c, r[j], d[j]);
         }
     }
 }
@@ -51,11 +52,11 @@ static void stats_shift(unsigned w, const VifShifts *sh, uint32_t *restrict mu1,
     const unsigned mean_shift = sh->mean, sq_shift = sh->sq;
     const sq_sum sq_round = (sq_sum)sh->sq_round;
     for (unsigned j = 0; j < w; j++) {
-        mu1[j] = (uint16_t)((mu1[j] + mean_round) >> mean_shift);
-        mu2[j] = (uint16_t)((mu2[j] + mean_round) >> mean_shift);
-        ref_sq[j] = (uint32_t)((rr[j] + sq_round) >> sq_shift);
-        dis_sq[j] = (uint32_t)((dd[j] + sq_round) >> sq_shift);
-        ref_dis[j] = (uint32_t)((rd[j] + sq_round) >> sq_shift);
+        mu1[j] = vif_round_mean(mu1[j], mean_round, mean_shift);
+        mu2[j] = vif_round_mean(mu2[j], mean_round, mean_shift);
+        ref_sq[j] = round_moment(rr[j], sq_round, sq_shift);
+        dis_sq[j] = round_moment(dd[j], sq_round, sq_shift);
+        ref_dis[j] = round_moment(rd[j], sq_round, sq_shift);
     }
 }
 
@@ -91,13 +92,13 @@ static void means_tap(const pixel *restrict r, const pixel *restrict d, uint16_t
 {
     if (first) {
         for (unsigned j = 0; j < w; j++) {
-            ref_out[j] = (uint32_t)c * r[j];
-            dis_out[j] = (uint32_t)c * d[j];
+            ref_out[j] = vif_tap(c, r[j]);
+            dis_out[j] = vif_tap(c, d[j]);
         }
     } else {
         for (unsigned j = 0; j < w; j++) {
-            ref_out[j] += (uint32_t)c * r[j];
-            dis_out[j] += (uint32_t)c * d[j];
+            ref_out[j] += vif_tap(c, r[j]);
+            dis_out[j] += vif_tap(c, d[j]);
         }
     }
 }
@@ -112,7 +113,7 @@ VIF_COLUMNS_MEANS(BF(vqx_vif_columns_means))
                   ref_out, dis_out);
     }
     for (unsigned j = 0; j < p->w; j++) {
-        ref_out[j] = (uint16_t)((ref_out[j] + round) >> shift);
-        dis_out[j] = (uint16_t)((dis_out[j] + round) >> shift);
+        ref_out[j] = vif_round_mean(ref_out[j], round, shift);
+        dis_out[j] = vif_round_mean(dis_out[j], round, shift);
     }
 }

@@ -1,3 +1,4 @@
-// Integer motion's blur taps (sum 65536), from libvmaf integer_motion.h,
-// Netflix, BSD+Patent.
-const int motion_taps[5] = int[5](3571, 16004, 26386, 16004, 3571);
+// Integer motion's blur taps (feature/motion_taps.h, shared with the C).
+#include "motion_taps.h"
+
+const int motion_taps[VQX_MOTION_TAPS_N] = int[VQX_MOTION_TAPS_N](VQX_MOTION_TAP_VALUES);

@@ -28,8 +28,8 @@ void main()
     if (x >= p.width) return;
     const bool wide = p.wide != 0u;
     int64_t acc = 0; // 8-bit sums fit 32 bits, so 64 gives the CPU's value at every depth
-    for (int k = 0; k < 5; k++) {
-        const uint r = uint(reflect101(int(y) - 2 + k, int(p.height)));
+    for (int k = 0; k < VQX_MOTION_TAPS_N; k++) {
+        const uint r = uint(reflect101(int(y) - VQX_MOTION_RADIUS + k, int(p.height)));
         const int d = int(plane_sample(p.prev, p.pitch_words, x, r, wide)) -
                       int(plane_sample(p.cur, p.pitch_words, x, r, wide));
         acc += int64_t(motion_taps[k]) * int64_t(d);

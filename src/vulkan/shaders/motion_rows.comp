@@ -26,9 +26,10 @@ void main()
     uint sum = 0u;
     for (uint x = t; x < p.width; x += 256u) {
         int64_t acc = 0;
-        for (int k = 0; k < 5; k++)
+        for (int k = 0; k < VQX_MOTION_TAPS_N; k++)
             acc += int64_t(motion_taps[k]) *
-                   int64_t(p.mid.value[row + uint(reflect101(int(x) - 2 + k, int(p.width)))]);
+                   int64_t(p.mid.value[row + uint(reflect101(int(x) - VQX_MOTION_RADIUS + k,
+                                                             int(p.width)))]);
         sum += uint(abs(int((acc + 32768) >> 16)));
     }
     partial[t] = sum;
