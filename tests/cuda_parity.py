@@ -440,7 +440,8 @@ def main():
     ap.add_argument("--cache", required=True)
     ap.add_argument("--tmp", default=tempfile.gettempdir())
     ap.add_argument("--only", default="", help="run only inputs whose name contains this")
-    ap.add_argument("--sets", default="", help="run only feature sets whose name contains this")
+    ap.add_argument("--sets", default="",
+                    help="run only feature sets whose name contains one of these (comma-separated)")
     ap.add_argument("--backend", default="cuda", choices=("cuda", "vulkan"))
     ap.add_argument("--skip-large", action="store_true", help="leave out the 3840x2160 inputs")
     args = ap.parse_args()
@@ -495,7 +496,7 @@ def main():
                     if applies(k, *geometry) and not k.startswith("cambi full_ref")}
         if device == "cuda" and any(tag in name for tag in FULL_REF_INPUTS):
             runs.update({k: v for k, v in SETS.items() if k.startswith("cambi full_ref")})
-        runs = {k: v for k, v in runs.items() if args.sets in k}
+        runs = {k: v for k, v in runs.items() if any(part in k for part in args.sets.split(","))}
         variants = [(k, v, []) for k, v in runs.items()]
         if "defaults" in runs and name.startswith("nf_src01_q_"):
             variants.append(("defaults subsample 3", runs["defaults"], ["--subsample", "3"]))

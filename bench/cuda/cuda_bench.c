@@ -1,6 +1,6 @@
 /*
  * CUDA benchmark of vqx.
- *   cuda_bench api W H BPC FRAMES cpu|cuda THREADS [WHAT]
+ *   cuda_bench api W H BPC FRAMES cpu|cuda|vulkan THREADS [WHAT]
  *       throughput at the API level from frames already in host memory
  *       (pictures the caller owns), after 8 warm-up frames. WHAT: a model
  *       (version=NAME or path=FILE; default version=vmaf_v0.6.1) or a
@@ -64,21 +64,38 @@ static void fill(VqxPicture *p, unsigned frame, int dis)
         }
 }
 
+/* A model (version= or path=), or features with options, comma-separated. */
 static int use(VqxContext *ctx, const char *what)
 {
     if (!strncmp(what, "version=", 8) || !strncmp(what, "path=", 5))
         return vqx_use_model(ctx, what);
-    char name[64];
-    const char *eq = strchr(what, '=');
-    const size_t len = eq ? (size_t)(eq - what) : strlen(what);
-    if (len >= sizeof(name)) return -EINVAL;
-    memcpy(name, what, len);
-    name[len] = 0;
-    return vqx_use_feature(ctx, name, eq ? eq + 1 : NULL);
+    while (*what) {
+        char spec[256];
+        const char *comma = strchr(what, ',');
+        const size_t len = comma ? (size_t)(comma - what) : strlen(what);
+        if (len >= sizeof(spec)) return -EINVAL;
+        memcpy(spec, what, len);
+        spec[len] = 0;
+        char *eq = strchr(spec, '=');
+        if (eq) *eq = 0;
+        const int ret = vqx_use_feature(ctx, spec, eq ? eq + 1 : NULL);
+        if (ret) return ret;
+        what += len + (comma != NULL);
+    }
+    return 0;
 }
 
-static int bench_api(unsigned w, unsigned h, unsigned bpc, unsigned frames, int cuda,
-                     unsigned threads, const char *what)
+static const char *const backend_names[] = { "cpu", "cuda", "vulkan" };
+
+static enum VqxBackend backend_of(const char *name)
+{
+    for (unsigned b = 0; b < sizeof(backend_names) / sizeof(backend_names[0]); b++)
+        if (!strcmp(name, backend_names[b])) return (enum VqxBackend)b;
+    return VQX_BACKEND_CPU;
+}
+
+static int bench_api(unsigned w, unsigned h, unsigned bpc, unsigned frames,
+                     enum VqxBackend backend, unsigned threads, const char *what)
 {
     VqxPicture ref[SETS], dis[SETS];
     for (unsigned i = 0; i < SETS; i++) {
@@ -89,7 +106,8 @@ static int bench_api(unsigned w, unsigned h, unsigned bpc, unsigned frames, int 
     }
     VqxSettings s;
     vqx_default_settings(&s);
-    s.backend = cuda ? VQX_BACKEND_CUDA : VQX_BACKEND_CPU;
+    s.backend = backend;
+    const bool cuda = backend == VQX_BACKEND_CUDA;
     s.strict_backend = 1;
     s.n_threads = threads;
     VqxContext *ctx = NULL;
@@ -115,7 +133,7 @@ static int bench_api(unsigned w, unsigned h, unsigned bpc, unsigned frames, int 
     }
     const double t = now() - t0;
     printf("api: %s %ux%u %u-bit backend=%s threads=%u frames=%u seconds=%.4f fps=%.1f "
-           "ms_per_frame=%.3f", what, w, h, bpc, cuda ? "cuda" : "cpu", threads, frames, t,
+           "ms_per_frame=%.3f", what, w, h, bpc, backend_names[backend], threads, frames, t,
            frames / t, t / frames * 1e3);
     double vmaf;
     if (!vqx_score_pooled(ctx, "vmaf", VQX_POOL_MEAN, 0, frames + WARMUP - 1, &vmaf))
@@ -262,14 +280,14 @@ int main(int argc, char **argv)
 {
     if ((argc == 8 || argc == 9) && !strcmp(argv[1], "api"))
         return bench_api((unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]),
-                         (unsigned)atoi(argv[5]), !strcmp(argv[6], "cuda"), (unsigned)atoi(argv[7]),
+                         (unsigned)atoi(argv[5]), backend_of(argv[6]), (unsigned)atoi(argv[7]),
                          argc == 9 ? argv[8] : "version=vmaf_v0.6.1");
     if (argc == 2 && !strcmp(argv[1], "h2d")) return bench_h2d();
     if (argc == 3 && !strcmp(argv[1], "copy")) return bench_copy((size_t)strtoull(argv[2], NULL, 10));
     if (argc == 8 && !strcmp(argv[1], "y4m"))
         return write_y4m(argv[2], (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]),
                          (unsigned)atoi(argv[5]), (unsigned)atoi(argv[6]), !strcmp(argv[7], "dis"));
-    fprintf(stderr, "usage: %s api W H BPC FRAMES cpu|cuda THREADS [WHAT] | h2d | copy BYTES | "
+    fprintf(stderr, "usage: %s api W H BPC FRAMES cpu|cuda|vulkan THREADS [WHAT] | h2d | copy BYTES | "
             "y4m PATH W H BPC FRAMES ref|dis\n",
             argv[0]);
     return 2;

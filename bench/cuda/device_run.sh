@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark the CUDA backend on a GPU machine, in one go.
 # Run from the source root; ../shared holds the clips; logs go to $OUT.
-#   bench/cuda/device_run.sh [build] [kernels] [residency] [parity] [bench] [bench-v1] [blocks] [cli] [bench-cpu] [ncu]
+#   bench/cuda/device_run.sh [build] [kernels] [residency] [parity] [vulkan] [bench] [bench-v1] [blocks] [cli] [bench-cpu] [ncu]
 # BENCH_FEATURES: the features (or version=MODEL) of bench-v1. PARITY_ONLY, PARITY_SETS: the
 # parity's inputs and feature sets whose names contain them (default all).
 # A folder DEPS (default ../deps) may hold .deb files of jansson and
@@ -21,7 +21,7 @@ if ! pkg-config --exists jansson 2>/dev/null; then
     d=/tmp/vqx-deps
     for f in "$DEPS"/*.deb; do dpkg -x "$f" "$d"; done
     lib=$d/usr/lib/x86_64-linux-gnu
-    sed -i "s|^prefix=.*|prefix=$d/usr|" "$lib/pkgconfig/jansson.pc"
+    for pc in "$lib"/pkgconfig/*.pc; do sed -i "s|^prefix=.*|prefix=$d/usr|" "$pc"; done
     export PATH=$d/usr/bin:$PATH PKG_CONFIG_PATH=$lib/pkgconfig
     export LD_LIBRARY_PATH=$lib:${LD_LIBRARY_PATH:-} LIBRARY_PATH=$lib
 fi
@@ -64,6 +64,26 @@ if [[ $stages == *" parity "* ]]; then
         > "$OUT/parity.log" 2>&1
     echo "parity exit $?" >> "$OUT/parity.log"
     grep -E "^FAIL|values compared|parity exit|SKIP" "$OUT/parity.log" | head -40
+fi
+if [[ $stages == *" vulkan "* ]]; then
+    # the Vulkan backend on NVIDIA's driver (its loader unpacked beforehand, as
+    # DEVELOPERS.md says): kernel checks, parity (every input), psnr and motion's speed
+    icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+    [[ -f $icd ]] && export VK_DRIVER_FILES=$icd
+    log "vulkan"
+    VQX_REQUIRE_VULKAN=1 timeout 300 ./build-dev/tests/vulkan_kernels > "$OUT/vulkan_kernels.log" 2>&1
+    echo "vulkan_kernels exit $?" >> "$OUT/vulkan_kernels.log"
+    grep -E "^FAIL|passed|exit|device" "$OUT/vulkan_kernels.log" | head -12
+    VQX_REQUIRE_VULKAN=1 PYTHONUNBUFFERED=1 timeout ${PARITY_TIMEOUT:-400} python3 tests/cuda_parity.py \
+        --vqx build-dev/tools/vqx --shared ../shared --cache /tmp/vqx-clips --tmp /dev/shm \
+        --backend vulkan > "$OUT/vulkan_parity.log" 2>&1
+    echo "vulkan parity exit $?" >> "$OUT/vulkan_parity.log"
+    grep -E "^FAIL|values compared|parity exit|SKIP" "$OUT/vulkan_parity.log" | head -20
+    for geo in "1920 1080" "3840 2160"; do
+        for be in vulkan cuda; do
+            build-dev/bench/cuda/cuda_bench api $geo 8 1000 $be 0 psnr,motion | tee -a "$OUT/bench.log"
+        done
+    done
 fi
 B=build-dev/bench/cuda/cuda_bench
 wait # the variants' builds: nothing else may load the host while timing
