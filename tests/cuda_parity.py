@@ -423,6 +423,15 @@ def extra_checks(vqx, tmp):
         f"files differ: {sorted(files['cpu'] or [])} vs {sorted(files['cuda'] or [])}"
 
 
+def wanted(set_name, sets):
+    """Whether --sets asks for this set: each comma-separated part names a
+    set exactly, or, when no set has that name, the sets containing it."""
+    for part in sets.split(","):
+        if part == set_name or (part not in SETS and part not in VULKAN_SETS and part in set_name):
+            return True
+    return False
+
+
 def device_present(vqx, tmp, backend):
     path = os.path.join(tmp, "probe.yuv")
     with open(path, "wb") as f:
@@ -441,7 +450,8 @@ def main():
     ap.add_argument("--tmp", default=tempfile.gettempdir())
     ap.add_argument("--only", default="", help="run only inputs whose name contains this")
     ap.add_argument("--sets", default="",
-                    help="run only feature sets whose name contains one of these (comma-separated)")
+                    help="run only these feature sets (comma-separated: a set's name, or a part "
+                         "of the names of several)")
     ap.add_argument("--backend", default="cuda", choices=("cuda", "vulkan"))
     ap.add_argument("--skip-large", action="store_true", help="leave out the 3840x2160 inputs")
     args = ap.parse_args()
@@ -496,7 +506,7 @@ def main():
                     if applies(k, *geometry) and not k.startswith("cambi full_ref")}
         if device == "cuda" and any(tag in name for tag in FULL_REF_INPUTS):
             runs.update({k: v for k, v in SETS.items() if k.startswith("cambi full_ref")})
-        runs = {k: v for k, v in runs.items() if any(part in k for part in args.sets.split(","))}
+        runs = {k: v for k, v in runs.items() if wanted(k, args.sets)}
         variants = [(k, v, []) for k, v in runs.items()]
         if "defaults" in runs and name.startswith("nf_src01_q_"):
             variants.append(("defaults subsample 3", runs["defaults"], ["--subsample", "3"]))
