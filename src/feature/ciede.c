@@ -12,30 +12,34 @@
 #include <stdlib.h>
 
 #include "bitdepth.h"
+#include "feature/ciede_dsp.h"
 #include "feature/extractor.h"
 
-#define PI 3.14159265358979323846
-
-typedef struct Lab {
-    float l, a, b;
-} Lab;
-
-/* Converting a colour to CIELAB costs six pow calls; neighbouring pixels
- * often share a colour, so a small direct-mapped cache of (Y, U, V) -> Lab
- * halves the run time. An empty slot holds a key no sample triple makes. */
-#define CACHE_BITS 14
+/* Converting a colour to CIELAB costs six pow calls and neighbouring
+ * pixels often share a colour, so conversions are kept: at 8 bits in a
+ * table of every (Y, U, V), filled as colours appear (calloc'd, so only
+ * the pages of colours seen are ever touched); deeper, in a direct-mapped
+ * cache of (Y, U, V) -> Lab, where an empty slot holds a key no sample
+ * triple makes. */
+#define TABLE_BITS 24
+#define CACHE_BITS 16
 #define NO_KEY UINT64_MAX
 typedef struct LabCacheEntry {
     uint64_t key;
-    Lab lab;
+    CiedeLab lab;
 } LabCacheEntry;
 
 typedef struct CiedeState {
     unsigned ss_x, ss_y;      /* chroma subsampling shifts */
     bool wide;                /* 16-bit samples */
-    /* limited-range offsets and gains for the bit depth */
-    double luma_offset, chroma_offset, luma_gain, chroma_gain;
-    LabCacheEntry *cache;     /* 1 << CACHE_BITS entries */
+    CiedeYuvScale scale;
+    CiedeLab *table;          /* 8 bits: 1 << TABLE_BITS entries, */
+    uint64_t *known;          /* each valid where its bit is set */
+    LabCacheEntry *cache;     /* deeper: 1 << CACHE_BITS entries */
+    uint64_t *ref_key, *dis_key; /* a row's differing pixels (colour_key), */
+    CiedeLab *ref_lab, *dis_lab; /* their colours, */
+    float *de;                /* and their differences */
+    CiedeDSPContext dsp;
 } CiedeState;
 
 static const char *const keys[] = { "ciede2000", NULL };
@@ -47,149 +51,54 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     s->ss_x = fmt->layout == VQX_PIX_420 || fmt->layout == VQX_PIX_422;
     s->ss_y = fmt->layout == VQX_PIX_420;
     s->wide = fmt->bpc > 8;
-    const double scale = 1 << (fmt->bpc - 8);
-    s->luma_offset = 16. * scale;
-    s->chroma_offset = 128. * scale;
-    s->luma_gain = 1. / (219. * scale);
-    s->chroma_gain = 1. / (224. * scale);
-    s->cache = malloc(sizeof(LabCacheEntry) << CACHE_BITS);
-    if (!s->cache) return -ENOMEM;
-    for (unsigned i = 0; i < 1u << CACHE_BITS; i++) s->cache[i].key = NO_KEY;
+    s->scale = vqx_ciede_yuv_scale(fmt->bpc);
+    vqx_ciede_dsp_init(&s->dsp, fmt->cpu_flags);
+    s->ref_key = malloc(sizeof(uint64_t) * fmt->w);
+    s->dis_key = malloc(sizeof(uint64_t) * fmt->w);
+    s->ref_lab = malloc(sizeof(CiedeLab) * fmt->w);
+    s->dis_lab = malloc(sizeof(CiedeLab) * fmt->w);
+    s->de = malloc(sizeof(float) * fmt->w);
+    if (!s->ref_key || !s->dis_key || !s->ref_lab || !s->dis_lab || !s->de) return -ENOMEM;
+    if (fmt->bpc == 8) {
+        s->table = calloc((size_t)1 << TABLE_BITS, sizeof(CiedeLab));
+        s->known = calloc((size_t)1 << (TABLE_BITS - 6), sizeof(uint64_t));
+        if (!s->table || !s->known) return -ENOMEM;
+    } else {
+        s->cache = malloc(sizeof(LabCacheEntry) << CACHE_BITS);
+        if (!s->cache) return -ENOMEM;
+        for (unsigned i = 0; i < 1u << CACHE_BITS; i++) s->cache[i].key = NO_KEY;
+    }
     return 0;
 }
 
-/* Types below (float or double at each step) are libvmaf's, for equal
- * results; its ciede follows the av-metrics port of Sharma et al. 2005. */
-
-/* sRGB transfer inverse with libvmaf's threshold 10/255. */
-static double linearize(double c)
+static inline uint64_t colour_key(unsigned y, unsigned u, unsigned v)
 {
-    if (c > 10. / 255.) return pow((c + 0.055) * (1.0 / 1.055), 2.4);
-    return c * (1.0 / 12.92);
+    return (uint64_t)y << 32 | (uint64_t)u << 16 | v;
 }
 
-/* CIELAB companding of a white-normalised XYZ component, kept as float. */
-static float lab_f(double t)
+/* The 8-bit table's entry of a key: luma lowest, as neighbours mostly
+ * share their chroma and differ in luma, so that their entries share pages
+ * and often cache lines. */
+static inline uint32_t table_index(uint64_t key)
 {
-    if (t > 216.0 / 24389.0) return (float)pow(t, 1.0 / 3.0);
-    return (float)((24389.0 / 27.0 * t + 16.0) * (1.0 / 116.0));
+    return (uint32_t)(key & 0xff) << 16 | (uint32_t)(key >> 16 & 0xff) << 8 | (uint32_t)(key >> 32);
 }
 
-static Lab to_lab(const CiedeState *s, double y, double u, double v)
+static CiedeLab lab_of(CiedeState *s, uint64_t key)
 {
-    y = (y - s->luma_offset) * s->luma_gain;
-    u = (u - s->chroma_offset) * s->chroma_gain;
-    v = (v - s->chroma_offset) * s->chroma_gain;
-
-    /* BT.709 YUV to R'G'B', then linear RGB to XYZ (D65). */
-    const double r = linearize(y + 1.28033 * v);
-    const double g = linearize(y - 0.21482 * u - 0.38059 * v);
-    const double b = linearize(y + 2.12798 * u);
-    const double x = r * 0.4124564390896921 + g * 0.357576077643909 + b * 0.18043748326639894;
-    const double yy = r * 0.21267285140562248 + g * 0.715152155287818 + b * 0.07217499330655958;
-    const double z = r * 0.019333895582329317 + g * 0.119192025881303 + b * 0.9503040785363677;
-
-    const double fx = lab_f(x * (1.0 / 0.95047));
-    const double fy = lab_f(yy);
-    const double fz = lab_f(z * (1.0 / 1.08883));
-    return (Lab){
-        .l = (float)(116.0 * fy - 16.0),
-        .a = (float)(500.0 * (fx - fy)),
-        .b = (float)(200.0 * (fy - fz)),
-    };
-}
-
-/* Hue angle in [0, 2 pi), 0 for a neutral colour. */
-static float hue_angle(float b, float a)
-{
-    if (b == 0.0 && a == 0.0) return 0.0f;
-    float h = (float)atan2(b, a);
-    if (h < 0.0) h = (float)(h + 2. * PI);
-    return h;
-}
-
-/* Hue difference h2 - h1 brought into [-pi, pi]; 0 when either colour is
- * neutral. */
-static float hue_difference(float chroma1, float chroma2, float h1, float h2)
-{
-    if (chroma1 == 0.0 || chroma2 == 0.0) return 0.0f;
-    const float d = h2 - h1;
-    if (fabsf(h1 - h2) <= PI) return d;
-    return (float)(h2 <= h1 ? d + 2. * PI : d - 2. * PI);
-}
-
-/* Mean hue, taking the short way round the circle. */
-static float mean_hue(float h1, float h2)
-{
-    if (fabs(h1 - h2) > PI) return (float)((h1 + h2 + 2.0 * PI) / 2.0);
-    return (float)((h1 + h2) / 2.0);
-}
-
-/* The hue weighting function T of CIEDE2000. */
-static float hue_weighting(float h)
-{
-    return (float)(1.0 - 0.17 * cos(h - PI / 6.0) + 0.24 * cos(2.0 * h) +
-                   0.32 * cos(3.0 * h + PI / 30.0) - 0.20 * cos(4.0 * h - 7.0 * PI / 20.0));
-}
-
-static float to_degrees(float radians)
-{
-    return (float)(radians * (180.0 / PI));
-}
-
-static float to_radians(float degrees)
-{
-    return (float)(degrees * (PI / 180.0));
-}
-
-/* The rotation term R_T (blue region correction). */
-static float rotation(float chroma_mean, float hue_mean)
-{
-    const float t = (float)((to_degrees(hue_mean) - 275.0) * (1.0 / 25.0));
-    const float c7 = powf(chroma_mean, 7);
-    return (float)(-2.0 * sqrt(c7 / (c7 + powf(25.f, 7))) *
-                   sin(to_radians((float)(60.0 * exp(-(powf(t, 2)))))));
-}
-
-/* CIEDE2000 difference from p to q, weights kL = 0.65, kC = 1, kH = 4. */
-static float delta_e00(Lab p, Lab q)
-{
-    const float dl = q.l - p.l;
-    const float l_mean = (p.l + q.l) / 2;
-    const float c1 = (float)sqrt(pow(p.a, 2) + pow(p.b, 2));
-    const float c2 = (float)sqrt(pow(q.a, 2) + pow(q.b, 2));
-    const float c_mean = (c1 + c2) / 2;
-    const double c_mean7 = pow(c_mean, 7);
-    const double a_stretch = 1 - sqrt(c_mean7 / (c_mean7 + pow(25, 7)));
-    const float a1 = (float)(p.a + (p.a / 2) * a_stretch);
-    const float a2 = (float)(q.a + (q.a / 2) * a_stretch);
-    const float cp1 = (float)sqrt(pow(a1, 2) + pow(p.b, 2));
-    const float cp2 = (float)sqrt(pow(a2, 2) + pow(q.b, 2));
-    const float cp_mean = (cp1 + cp2) / 2;
-    const float dc = cp2 - cp1;
-    const float sl = (float)(1. + 0.015 * pow(l_mean - 50, 2) / sqrt(20 + pow(l_mean - 50, 2)));
-    const float sc = (float)(1. + 0.045 * cp_mean);
-    const float h1 = hue_angle(p.b, a1);
-    const float h2 = hue_angle(q.b, a2);
-    const float dh = hue_difference(c1, c2, h1, h2);
-    const float dh_big = (float)(2.0 * sqrt(cp1 * cp2) * sin(dh / 2.0));
-    const float h_mean = mean_hue(h1, h2);
-    const float sh = (float)(1.0 + 0.015 * cp_mean * hue_weighting(h_mean));
-    const float rt = rotation(cp_mean, h_mean);
-
-    const float lightness = dl / (0.65f * sl);
-    const float chroma = dc / (1.0f * sc);
-    const float hue = dh_big / (4.0f * sh);
-    return (float)sqrt(pow(lightness, 2) + pow(chroma, 2) + pow(hue, 2) + rt * chroma * hue);
-}
-
-static Lab lab_of(CiedeState *s, unsigned y, unsigned u, unsigned v)
-{
-    const uint64_t key = (uint64_t)y << 32 | (uint64_t)u << 16 | v;
+    const unsigned y = (unsigned)(key >> 32), u = (unsigned)(key >> 16 & 0xffff), v = (unsigned)(key & 0xffff);
+    if (s->table) {
+        const uint32_t i = table_index(key);
+        if (!(s->known[i >> 6] >> (i & 63) & 1)) {
+            s->known[i >> 6] |= (uint64_t)1 << (i & 63);
+            s->table[i] = vqx_ciede_to_lab(&s->scale, y, u, v);
+        }
+        return s->table[i];
+    }
     LabCacheEntry *e = &s->cache[(key * 0x9E3779B97F4A7C15u) >> (64 - CACHE_BITS)];
     if (e->key != key) {
         e->key = key;
-        e->lab = to_lab(s, y, u, v);
+        e->lab = vqx_ciede_to_lab(&s->scale, y, u, v);
     }
     return e->lab;
 }
@@ -216,14 +125,28 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
         const void *dy = PIXEL_ROW(uint8_t, dis->data[0], dis->stride[0], y);
         const void *du = PIXEL_ROW(uint8_t, dis->data[1], dis->stride[1], cy);
         const void *dv = PIXEL_ROW(uint8_t, dis->data[2], dis->stride[2], cy);
+        size_t n = 0;
         for (unsigned x = 0; x < w; x++) {
             const unsigned cx = x >> s->ss_x;
-            const unsigned y1 = sample(ry, x, wide), u1 = sample(ru, cx, wide), v1 = sample(rv, cx, wide);
-            const unsigned y2 = sample(dy, x, wide), u2 = sample(du, cx, wide), v2 = sample(dv, cx, wide);
+            const uint64_t k1 = colour_key(sample(ry, x, wide), sample(ru, cx, wide), sample(rv, cx, wide));
+            const uint64_t k2 = colour_key(sample(dy, x, wide), sample(du, cx, wide), sample(dv, cx, wide));
             /* Equal colours differ by exactly +0: nothing to add. */
-            if (y1 == y2 && u1 == u2 && v1 == v2) continue;
-            sum += delta_e00(lab_of(s, y1, u1, v1), lab_of(s, y2, u2, v2));
+            if (k1 == k2) continue;
+            s->ref_key[n] = k1;
+            s->dis_key[n++] = k2;
+            /* the table's misses overlap when their loads start a row ahead */
+            if (s->table) {
+                __builtin_prefetch(&s->table[table_index(k1)]);
+                __builtin_prefetch(&s->table[table_index(k2)]);
+            }
         }
+        for (size_t k = 0; k < n; k++) {
+            s->ref_lab[k] = lab_of(s, s->ref_key[k]);
+            s->dis_lab[k] = lab_of(s, s->dis_key[k]);
+        }
+        s->dsp.delta_e(s->ref_lab, s->dis_lab, s->de, n);
+        /* in pixel order, as libvmaf sums */
+        for (size_t k = 0; k < n; k++) sum += s->de[k];
     }
     const double score = 45. - 20. * log10(sum / (w * h));
     return vqx_emit(sink, 0, frame, score);
@@ -231,7 +154,15 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
 
 static void close_ciede(void *priv)
 {
-    free(((CiedeState *)priv)->cache);
+    CiedeState *s = priv;
+    free(s->table);
+    free(s->known);
+    free(s->cache);
+    free(s->ref_key);
+    free(s->dis_key);
+    free(s->ref_lab);
+    free(s->dis_lab);
+    free(s->de);
 }
 
 const VqxFeatureExtractor vqx_fex_ciede = {

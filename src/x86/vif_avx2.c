@@ -68,12 +68,10 @@ ALWAYS_INLINE void store_cols(uint32_t *p, __m256i lo, __m256i hi)
     VSTORE(p + 8, _mm256_permute2x128_si256(lo, hi, 0x31));
 }
 
-/* The even columns of 16 from p in the order shuffle_ps leaves them
- * ([0 2 8 10 | 4 6 12 14]), put right by store_means. */
-ALWAYS_INLINE __m256i evens(const uint32_t *p)
+/* packus interleaves a and b by 128-bit lanes ([a0-3 b0-3 | a4-7 b4-7]) */
+ALWAYS_INLINE __m256i pack_cols(__m256i a, __m256i b)
 {
-    const __m256 lo = _mm256_castsi256_ps(VLOAD(p)), hi = _mm256_castsi256_ps(VLOAD(p + 8));
-    return _mm256_castps_si256(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)));
+    return _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), _MM_SHUFFLE(3, 1, 2, 0));
 }
 
 /* palignr shifts within 128-bit lanes: the middle vector (cur's high
@@ -97,9 +95,7 @@ ALWAYS_INLINE __m256i window(__m256i cur, __m256i next, unsigned d)
 /* v below 2^16: the unsigned saturation of packus is no change */
 ALWAYS_INLINE void store_means(uint16_t *p, __m256i v)
 {
-    v = _mm256_permute4x64_epi64(v, _MM_SHUFFLE(3, 1, 2, 0));
-    const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(v, v),
-                                                    _MM_SHUFFLE(3, 1, 2, 0));
+    const __m256i packed = pack_cols(v, v);
     _mm_storeu_si128((__m128i *)(void *)p, _mm256_castsi256_si128(packed));
 }
 

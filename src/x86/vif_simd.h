@@ -1,7 +1,7 @@
 /*
  * Integer VIF's stages at one vector width, with the C's integer results
- * and, per lane, its double steps in its order: included by vif_avx2.c and
- * vif_avx512.c, which first define
+ * and, per lane, its double steps in its order: included by vif_avx2.c,
+ * vif_avx512.c and vif_avx512icl.c, which first define
  *   VEC, LANES           the integer vector type, its 32-bit lanes
  *   VI(op), VSET64(x), VZERO(), VAND, VANDNOT, VXOR, VLOAD(p), VSTORE(p, v)
  *   HALF, HI(op), HZERO()   the integer vector of LANES / 2 32-bit lanes
@@ -18,13 +18,15 @@
  *                        (the dwords of t at byte offsets off)
  *   store_cols(p, lo, hi)    2 LANES dwords in unpack order (lo: the 32-bit
  *                        lanes of unpacklo_epi16) to p in column order
- *   evens(p), store_means(p, v)   LANES even columns of p, in an order of
- *                        the ISA's, and 16-bit stores of them in column order
+ *   pack_cols(a, b)      the 2 LANES dwords of a then b (each below 2^16) as
+ *                        words in column order
+ *   store_means(p, v)    LANES dwords (below 2^16) as 16-bit stores
  *   window(cur, next, d) the LANES dwords of the pair (cur, next) from its
  *                        dword d, 0 <= d <= VIF_MAX_HALF (<= LANES; d
  *                        constant: an immediate shift)
  * and, optionally, VIF_LOG2_POLY with log2_poly(j) (the log2 table's entry
- * 2^15 + j, computed), which adds the entries NAME(..._poly) that use it.
+ * 2^15 + j, computed), which adds the entries NAME(..._poly) that use it,
+ * and VIF_DPWSSD(acc, a, b) (VNNI's acc + madd(a, b), vif_avx512icl.c).
  *
  * The filters multiply 16-bit words with madd (pmaddwd: exact signed 16 x
  * 16-bit products, pairs summed in 32 bits). Words above 2^15 (squares and
@@ -69,11 +71,22 @@ ALWAYS_INLINE VEC word_pair(unsigned lo, unsigned hi)
     return VI(set1_epi32)((int32_t)(lo | hi << 16));
 }
 
+/* acc + madd(a, b), mod 2^32: one vpdpwssd where the ISA has VNNI
+ * (VIF_DPWSSD; it wraps as the add does), else madd and add. */
+ALWAYS_INLINE VEC madd_add(VEC acc, VEC a, VEC b)
+{
+#ifdef VIF_DPWSSD
+    return VIF_DPWSSD(acc, a, b);
+#else
+    return VI(add_epi32)(acc, VI(madd_epi16)(a, b));
+#endif
+}
+
 /* acc += madd of the words of a and b interleaved (unpack order) with t. */
 ALWAYS_INLINE void madd_rows(VEC acc[2], VEC a, VEC b, VEC t)
 {
-    acc[0] = VI(add_epi32)(acc[0], VI(madd_epi16)(VI(unpacklo_epi16)(a, b), t));
-    acc[1] = VI(add_epi32)(acc[1], VI(madd_epi16)(VI(unpackhi_epi16)(a, b), t));
+    acc[0] = madd_add(acc[0], VI(unpacklo_epi16)(a, b), t);
+    acc[1] = madd_add(acc[1], VI(unpackhi_epi16)(a, b), t);
 }
 
 /* (v + round) >> shift, then the C's (uint16_t) cast. */
@@ -154,8 +167,8 @@ ALWAYS_INLINE void stats8_rows(Stats8 *s, VEC ra, VEC rb, VEC da, VEC db, const 
     const VEC p[2] = { VI(unpacklo_epi16)(ra, rb), VI(unpackhi_epi16)(ra, rb) };
     const VEC q[2] = { VI(unpacklo_epi16)(da, db), VI(unpackhi_epi16)(da, db) };
     for (int h = 0; h < 2; h++) {
-        s->mu1[h] = VI(add_epi32)(s->mu1[h], VI(madd_epi16)(p[h], cc));
-        s->mu2[h] = VI(add_epi32)(s->mu2[h], VI(madd_epi16)(q[h], cc));
+        s->mu1[h] = madd_add(s->mu1[h], p[h], cc);
+        s->mu2[h] = madd_add(s->mu2[h], q[h], cc);
         s->rr[h] = VI(add_epi32)(s->rr[h], VI(mullo_epi32)(VI(madd_epi16)(p[h], p[h]), c32));
         s->dd[h] = VI(add_epi32)(s->dd[h], VI(mullo_epi32)(VI(madd_epi16)(q[h], q[h]), c32));
         s->rd[h] = VI(add_epi32)(s->rd[h], VI(mullo_epi32)(VI(madd_epi16)(p[h], q[h]), c32));
@@ -262,9 +275,30 @@ ALWAYS_INLINE void stats16_step(const uint8_t *const *r, const uint8_t *const *d
     }
 }
 
+/* The vertical low-pass of bytes: the filters are symmetric, so rows k and
+ * n - 1 - k are added first (words below 2^9), and madd pairs two such
+ * sums, (k, k + 1), with their taps; the centre goes with the last sum, or
+ * with itself, its tap split in two. */
+ALWAYS_INLINE void means_bytes(const uint8_t *const *r, const VifFilter *f, unsigned x,
+                               VEC acc[2])
+{
+    const unsigned n = f->width, half = n / 2;
+    VEC u[VIF_MAX_HALF + 1];
+    for (unsigned k = 0; k < half; k++)
+        u[k] = VI(add_epi16)(load_bytes(r[k] + x), load_bytes(r[n - 1 - k] + x));
+    u[half] = load_bytes(r[half] + x);
+    unsigned k = 0;
+    for (; k + 1 <= half; k += 2)
+        madd_rows(acc, u[k], u[k + 1], word_pair(f->taps[k], f->taps[k + 1]));
+    if (k == half) {
+        const unsigned c = f->taps[half];
+        madd_rows(acc, u[half], u[half], word_pair(c - c / 2, c / 2));
+    }
+}
+
 /* The vertical low-pass: madd over row pairs (k, n - 1 - k) and the centre
- * with itself (its tap split in two); 8-bit samples are words as they
- * are, 16-bit ones biased. */
+ * with itself (its tap split in two) of 16-bit samples, biased; bytes by
+ * means_bytes. */
 ALWAYS_INLINE void means_step(const uint8_t *const *r, const uint8_t *const *d,
                               const VifFilter *f, VEC round, __m128i shift, uint32_t *ref_out,
                               uint32_t *dis_out, unsigned x, int bytes)
@@ -272,15 +306,15 @@ ALWAYS_INLINE void means_step(const uint8_t *const *r, const uint8_t *const *d,
     const unsigned n = f->width, half = n / 2;
     const VEC bias = VI(set1_epi16)((short)0x8000);
     VEC a[2] = { VZERO(), VZERO() }, b[2] = { VZERO(), VZERO() };
-    for (unsigned k = 0; k <= half; k++) {
-        const unsigned kb = n - 1 - k;
-        const unsigned ca = k < half ? f->taps[k] : f->taps[k] - f->taps[k] / 2;
-        const unsigned cb = k < half ? f->taps[kb] : f->taps[k] / 2;
-        const VEC t = word_pair(ca, cb);
-        if (bytes) {
-            madd_rows(a, load_bytes(r[k] + x), load_bytes(r[kb] + x), t);
-            madd_rows(b, load_bytes(d[k] + x), load_bytes(d[kb] + x), t);
-        } else {
+    if (bytes) {
+        means_bytes(r, f, x, a);
+        means_bytes(d, f, x, b);
+    } else {
+        for (unsigned k = 0; k <= half; k++) {
+            const unsigned kb = n - 1 - k;
+            const unsigned ca = k < half ? f->taps[k] : f->taps[k] - f->taps[k] / 2;
+            const unsigned cb = k < half ? f->taps[kb] : f->taps[k] / 2;
+            const VEC t = word_pair(ca, cb);
             madd_rows(a, VXOR(VLOAD((const uint16_t *)r[k] + x), bias),
                       VXOR(VLOAD((const uint16_t *)r[kb] + x), bias), t);
             madd_rows(b, VXOR(VLOAD((const uint16_t *)d[k] + x), bias),
@@ -320,27 +354,73 @@ VIF_COLUMNS_MEANS(NAME(vqx_vif_columns_means_16bpc))
 
 /* ---- decimation ---- */
 
-/* Symmetric taps: columns k and n - 1 - k (means below 2^16) are added
- * first, one multiply for both; the 32-bit sums wrap as the C's. */
-ALWAYS_INLINE void decimate_step(const uint32_t *ref, const uint32_t *dis, const VifFilter *f,
-                                 uint16_t *ref_out, uint16_t *dis_out, unsigned j)
+/* Outputs of a chunk of the decimation: its columns as words (4 KiB a
+ * plane) stay in L1 */
+#define DEC_OUTPUTS 1024
+#define DEC_WORDS (2 * DEC_OUTPUTS + 2 * VIF_MAX_HALF)
+#define DEC_PAIRS (VIF_MAX_HALF + 2)
+
+/* Columns [x0, x0 + n) of a (means below 2^16: packus saturates nothing)
+ * as biased words, w - 2^15, in column order (pack_cols); n >= COLS, the
+ * last step overlapping the previous one. */
+ALWAYS_INLINE void column_words(const uint32_t *a, ptrdiff_t x0, unsigned n, uint16_t *w)
 {
-    const unsigned n = f->width, half = n / 2;
-    const uint32_t *a = ref + 2 * (ptrdiff_t)j - half, *b = dis + 2 * (ptrdiff_t)j - half;
-    VEC sa = VZERO(), sb = VZERO();
-    for (unsigned k = 0; k < half; k++) {
-        const VEC t = VI(set1_epi32)(f->taps[k]);
-        const VEC pa = VI(add_epi32)(evens(a + k), evens(a + n - 1 - k));
-        const VEC pb = VI(add_epi32)(evens(b + k), evens(b + n - 1 - k));
-        sa = VI(add_epi32)(sa, VI(mullo_epi32)(pa, t));
-        sb = VI(add_epi32)(sb, VI(mullo_epi32)(pb, t));
+    const VEC bias = VI(set1_epi16)((short)0x8000);
+    for (unsigned i = 0;; i += COLS) {
+        if (i > n - COLS) i = n - COLS;
+        VSTORE(w + i, VXOR(pack_cols(VLOAD(a + x0 + i), VLOAD(a + x0 + i + LANES)), bias));
+        if (i == n - COLS) break;
     }
-    const VEC t = VI(set1_epi32)(f->taps[half]), round = VI(set1_epi32)(32768);
-    sa = VI(add_epi32)(sa, VI(mullo_epi32)(evens(a + half), t));
-    sb = VI(add_epi32)(sb, VI(mullo_epi32)(evens(b + half), t));
-    /* below 2^16 after the shift: the C's (uint16_t) cast changes nothing */
-    store_means(ref_out + j, VI(srli_epi32)(VI(add_epi32)(sa, round), 16));
-    store_means(dis_out + j, VI(srli_epi32)(VI(add_epi32)(sb, round), 16));
+}
+
+/* The filter's taps as madd pairs over the words from column 2 j - half:
+ * the dword at word 2 t holds columns 2 j - half + 2 t and + 2 t + 1 of
+ * output j, taps (t[2 t], t[2 t + 1]) (0 past the filter); a tap above
+ * 32767 (scale 3's centre) is split over two entries of the same window.
+ * Returns the entries, their words in `word`. */
+static unsigned decimate_pairs(const VifFilter *f, unsigned *word, VEC *pair)
+{
+    const unsigned n = f->width;
+    unsigned np = 0;
+    for (unsigned k = 0; k < n; k += 2) {
+        unsigned rem[2] = { f->taps[k], k + 1 < n ? f->taps[k + 1] : 0 };
+        while (rem[0] | rem[1]) {
+            const unsigned a = rem[0] < 32767 ? rem[0] : 32767;
+            const unsigned b = rem[1] < 32767 ? rem[1] : 32767;
+            rem[0] -= a;
+            rem[1] -= b;
+            word[np] = k;
+            pair[np++] = word_pair(a, b);
+        }
+    }
+    return np;
+}
+
+/* LANES outputs from the words of their columns: the taps sum to 65536,
+ * so the biased sum is short by 2^31 = 2^15 * 65536, added back mod 2^32
+ * with the C's round; below 2^16 after the shift, as the C's 32-bit
+ * (sum + 32768) >> 16 (sum < 2^32 - 2^15), whose (uint16_t) cast changes
+ * nothing. */
+ALWAYS_INLINE VEC decimate_words(const uint16_t *w, const unsigned *word, const VEC *pair,
+                                 unsigned np)
+{
+    VEC s = VI(set1_epi32)((int32_t)(0x80000000u + 32768));
+    for (unsigned e = 0; e < np; e++) s = madd_add(s, VLOAD(w + word[e]), pair[e]);
+    return VI(srli_epi32)(s, 16);
+}
+
+/* Outputs c0 .. j1 - 1 from the words of their columns from 2 c0 - half. */
+ALWAYS_INLINE void decimate_chunk(const uint16_t *wr, const uint16_t *wd, unsigned c0,
+                                  unsigned j1, const unsigned *word, const VEC *pair,
+                                  unsigned np, uint16_t *ref_out, uint16_t *dis_out)
+{
+    for (unsigned j = c0;; j += LANES) {
+        if (j > j1 - LANES) j = j1 - LANES;
+        const size_t o = 2 * (size_t)(j - c0);
+        store_means(ref_out + j, decimate_words(wr + o, word, pair, np));
+        store_means(dis_out + j, decimate_words(wd + o, word, pair, np));
+        if (j == j1 - LANES) break;
+    }
 }
 
 VIF_DECIMATE(NAME(vqx_vif_decimate))
@@ -349,10 +429,29 @@ VIF_DECIMATE(NAME(vqx_vif_decimate))
         vqx_vif_decimate_c(ref, dis, dst_w, f, ref_out, dis_out);
         return;
     }
-    for (unsigned j = 0;; j += LANES) {
-        if (j > dst_w - LANES) j = dst_w - LANES;
-        decimate_step(ref, dis, f, ref_out, dis_out, j);
-        if (j == dst_w - LANES) break;
+    const unsigned half = f->width / 2;
+    unsigned word[DEC_PAIRS];
+    VEC pair[DEC_PAIRS];
+    const unsigned np = decimate_pairs(f, word, pair);
+    _Alignas(64) uint16_t wr[DEC_WORDS], wd[DEC_WORDS];
+    for (unsigned j0 = 0; j0 < dst_w; j0 += DEC_OUTPUTS) {
+        const unsigned j1 = dst_w - j0 < DEC_OUTPUTS ? dst_w : j0 + DEC_OUTPUTS;
+        /* a last chunk narrower than a step starts earlier, its outputs
+         * rewritten unchanged */
+        const unsigned c0 = j1 - j0 < LANES ? j1 - LANES : j0;
+        /* columns 2 c0 - half .. 2 j1 - 1 + half: the last entry's second
+         * column, tap 0, is the last one VIF_DECIMATE may read */
+        const ptrdiff_t x0 = 2 * (ptrdiff_t)c0 - half;
+        const unsigned n = 2 * (j1 - c0) + 2 * half;
+        column_words(ref, x0, n, wr);
+        column_words(dis, x0, n, wd);
+        /* 5 entries at scale 1, 3 at scales 2 and 3: constants, the loop
+         * unrolled */
+        switch (np) {
+        case 5: decimate_chunk(wr, wd, c0, j1, word, pair, 5, ref_out, dis_out); break;
+        case 3: decimate_chunk(wr, wd, c0, j1, word, pair, 3, ref_out, dis_out); break;
+        default: decimate_chunk(wr, wd, c0, j1, word, pair, np, ref_out, dis_out); break;
+        }
     }
 }
 
@@ -543,8 +642,8 @@ ALWAYS_INLINE void horizontal(const uint16_t *const q[8], unsigned b0, unsigned 
             VEC e = VZERO(), o = VZERO();
             for (unsigned m = 0; m < nd * per; m++) {
                 const VEC v = window(cur, next, m / per);
-                e = VI(add_epi32)(e, VI(madd_epi16)(v, te[m]));
-                o = VI(add_epi32)(o, VI(madd_epi16)(v, to[m]));
+                e = madd_add(e, v, te[m]);
+                o = madd_add(o, v, to[m]);
             }
             h[k][0][i] = e;
             h[k][1][i] = o;

@@ -206,6 +206,7 @@ int main(int argc, char **argv)
         checkasm_check_float_picture(&level);
         checkasm_check_resample(&level);
         checkasm_check_speed(&level);
+        checkasm_check_ciede(&level);
         if (n_checked == before) printf("  no entry at this level\n");
         below = level.flags;
     }

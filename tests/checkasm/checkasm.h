@@ -94,5 +94,6 @@ void checkasm_check_ssimulacra2(const CheckasmLevel *level);
 void checkasm_check_float_picture(const CheckasmLevel *level);
 void checkasm_check_resample(const CheckasmLevel *level);
 void checkasm_check_speed(const CheckasmLevel *level);
+void checkasm_check_ciede(const CheckasmLevel *level);
 
 #endif

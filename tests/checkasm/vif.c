@@ -406,11 +406,18 @@ void checkasm_check_vif(const CheckasmLevel *level)
                     bench_vif(&c, &n, func, isa, (BenchCase){ 0, idx, bpc, idx });
             }
 #if VQX_ARCH_X86
-            /* the table's gather form, kept for a libm where log2_poly misses */
-            if ((level->flags & VQX_CPU_AVX512) && !(level->below & VQX_CPU_AVX512)) {
-                const VifRowStatsFn gather = idx == 0 && bpc == 8
-                                                 ? vqx_vif_row_stats_8bpc_avx512
-                                                 : vqx_vif_row_stats_16bpc_avx512;
+            /* the table's gather forms, kept for a libm where log2_poly misses */
+            const bool avx512 = (level->flags & VQX_CPU_AVX512) &&
+                                !(level->below & VQX_CPU_AVX512);
+            const bool icl = (level->flags & VQX_CPU_AVX512) &&
+                             (level->flags & VQX_CPU_AVX512ICL) &&
+                             !(level->below & VQX_CPU_AVX512ICL);
+            if (avx512 || icl) {
+                const bool bytes = idx == 0 && bpc == 8;
+                const VifRowStatsFn gather =
+                    icl ? (bytes ? vqx_vif_row_stats_8bpc_avx512icl
+                                 : vqx_vif_row_stats_16bpc_avx512icl)
+                        : (bytes ? vqx_vif_row_stats_8bpc_avx512 : vqx_vif_row_stats_16bpc_avx512);
                 snprintf(func, sizeof(func), idx ? "row_stats[1] gather"
                                                  : "row_stats[0] %u-bit gather", bpc);
                 bool ok = true;
@@ -449,5 +456,16 @@ void checkasm_check_vif(const CheckasmLevel *level)
         CHECK_ENTRY(decimate, check_decimate_one, N_CONTENT, enum Content,
                     ((BenchCase){ 3, 0, 8, 1 }))
 #undef CHECK_ENTRY
+        /* the SIMD decimation works in chunks of 1024 outputs: a last chunk
+         * narrower than a vector step, and several chunks */
+        if (n.decimate != below.decimate) {
+            static const unsigned chunk_widths[] = { 1025, 1031, 2048, 2053 };
+            bool ok = true;
+            for (unsigned wi = 0; wi < 4 && ok; wi++)
+                for (int ct = 0; ct < N_CONTENT && ok; ct++)
+                    ok = check_decimate_one(c.decimate, n.decimate, "decimate chunks", isa,
+                                            chunk_widths[wi], (enum Content)ct);
+            checkasm_checked("decimate chunks", isa, ok);
+        }
     }
 }
