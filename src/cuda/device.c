@@ -12,7 +12,6 @@
 #include "cuda/device.h"
 #include "cuda/kernels.h"
 
-#define ALIGN 256
 /* Staging copies of frames above this size are split over helper threads:
  * one thread's memcpy into pinned memory (about 9 GB/s on the H200 host)
  * would cap 4K VMAF near 600 frames per second. */
@@ -50,11 +49,7 @@ typedef struct CudaDevice {
 
     Branch *branches;           /* one per member */
 
-    /* packed layout of one frame: ref planes then dis planes */
-    unsigned n_planes;
-    size_t plane_off[2][3], row_bytes[3];
-    unsigned plane_h[3];
-    size_t frame_bytes;
+    VqxDeviceInput in;          /* the input block's layout: rows packed */
     uint8_t *staging[VQX_DEVICE_BLOCKS], *input[VQX_DEVICE_BLOCKS];
     uint8_t *result_dev[VQX_DEVICE_BLOCKS], *result_host[VQX_DEVICE_BLOCKS];
 
@@ -95,12 +90,12 @@ static void copy_share(const CudaDevice *dev, const CopyJob *job, unsigned part,
 {
     for (unsigned which = 0; which < 2; which++) {
         const VqxPicture *pic = which ? job->dis : job->ref;
-        for (unsigned p = 0; p < dev->n_planes; p++) {
-            const unsigned h = dev->plane_h[p];
+        for (unsigned p = 0; p < dev->in.n_planes; p++) {
+            const unsigned h = dev->in.plane_h[p];
             const unsigned y0 = (unsigned)((uint64_t)h * part / parts);
             const unsigned y1 = (unsigned)((uint64_t)h * (part + 1) / parts);
-            uint8_t *out = job->dst + dev->plane_off[which][p];
-            const size_t row = dev->row_bytes[p];
+            uint8_t *out = job->dst + dev->in.plane_off[which][p];
+            const size_t row = dev->in.row_bytes[p];
             const uint8_t *in = pic->data[p];
             if (pic->stride[p] == (ptrdiff_t)row) {
                 memcpy(out + y0 * row, in + y0 * row, row * (y1 - y0));
@@ -157,7 +152,7 @@ static void start_copiers(CudaDevice *dev)
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned n = cpus > 1 ? (unsigned)(cpus / 2) : 1;
     if (n > MAX_COPY_THREADS) n = MAX_COPY_THREADS;
-    if (dev->frame_bytes < PARALLEL_COPY_BYTES) n = 1;
+    if (dev->in.frame_bytes < PARALLEL_COPY_BYTES) n = 1;
     if (n < 2 || pthread_mutex_init(&dev->copy_lock, NULL)) return;
     pthread_cond_init(&dev->copy_go, NULL);
     pthread_cond_init(&dev->copy_done, NULL);
@@ -345,10 +340,10 @@ static int capture(CudaDevice *dev, unsigned s)
         if (ret) break;
         VqxDeviceFrame f = { .stream = b->stream, .block = s,
                              .result = dev->result_dev[s] + m->result_off };
-        for (unsigned p = 0; p < dev->n_planes; p++) {
-            f.ref[p] = dev->input[s] + dev->plane_off[0][p];
-            f.dis[p] = dev->input[s] + dev->plane_off[1][p];
-            f.pitch[p] = dev->row_bytes[p];
+        for (unsigned p = 0; p < dev->in.n_planes; p++) {
+            f.ref[p] = dev->input[s] + dev->in.plane_off[0][p];
+            f.dis[p] = dev->input[s] + dev->in.plane_off[1][p];
+            f.pitch[p] = dev->in.row_bytes[p];
         }
         ret = m->fex->record(m->state, &f, base);
         if (ret && !base->error[0])
@@ -369,30 +364,15 @@ static int capture(CudaDevice *dev, unsigned s)
 static int cuda_start(VqxDevice *base, const VqxFrameFormat *fmt)
 {
     CudaDevice *dev = cuda(base);
-    const unsigned bps = fmt->bpc == 8 ? 1 : 2;
-    const unsigned ss_x = fmt->layout == VQX_PIX_420 || fmt->layout == VQX_PIX_422;
-    const unsigned ss_y = fmt->layout == VQX_PIX_420;
-    dev->n_planes = (base->planes & VQX_DEVICE_CHROMA) && fmt->layout != VQX_PIX_400 ? 3 :
-                    base->planes ? 1 : 0;
-    size_t off = 0;
-    for (unsigned pic = 0; pic < 2; pic++) {
-        for (unsigned p = 0; p < dev->n_planes; p++) {
-            const unsigned w = p ? (fmt->w + ss_x) >> ss_x : fmt->w;
-            dev->plane_h[p] = p ? (fmt->h + ss_y) >> ss_y : fmt->h;
-            dev->row_bytes[p] = (size_t)w * bps;
-            dev->plane_off[pic][p] = off;
-            off += (dev->row_bytes[p] * dev->plane_h[p] + ALIGN - 1) & ~(size_t)(ALIGN - 1);
-        }
-    }
-    dev->frame_bytes = off;
-
+    /* rows packed: pool pictures are copied as they are */
+    vqx_device_layout_input(base, fmt, 1, &dev->in);
     dev->branches = calloc(base->n_members ? base->n_members : 1, sizeof(*dev->branches));
     if (!dev->branches) return vqx_device_fail(base, -ENOMEM, "out of memory");
     int ret = 0;
     for (unsigned s = 0; s < VQX_DEVICE_BLOCKS && !ret; s++) {
         void *p;
-        if (dev->frame_bytes) {
-            ret = device_alloc(dev, dev->frame_bytes, &p);
+        if (dev->in.frame_bytes) {
+            ret = device_alloc(dev, dev->in.frame_bytes, &p);
             if (ret) break;
             dev->input[s] = p;
         }
@@ -446,7 +426,7 @@ static int cuda_launch(VqxDevice *base, unsigned s, const VqxPicture *ref, const
     CudaDevice *dev = cuda(base);
     int ret = 0;
     *held = false;
-    if (dev->frame_bytes && memory != VQX_FRAME_CALLER) {
+    if (dev->in.frame_bytes && memory != VQX_FRAME_CALLER) {
         /* the pictures' planes are copied as they are: their pool memory is
          * pinned or on the device, and their rows are packed as the block's */
         void *dst[6];
@@ -455,31 +435,31 @@ static int cuda_launch(VqxDevice *base, unsigned s, const VqxPicture *ref, const
         unsigned n = 0;
         for (unsigned which = 0; which < 2; which++) {
             const VqxPicture *pic = which ? dis : ref;
-            for (unsigned p = 0; p < dev->n_planes; p++, n++) {
-                dst[n] = dev->input[s] + dev->plane_off[which][p];
+            for (unsigned p = 0; p < dev->in.n_planes; p++, n++) {
+                dst[n] = dev->input[s] + dev->in.plane_off[which][p];
                 src[n] = pic->data[p];
-                bytes[n] = dev->row_bytes[p] * dev->plane_h[p];
+                bytes[n] = dev->in.row_bytes[p] * dev->in.plane_h[p];
             }
         }
         ret = fail(dev, vqx_cu_frame_blocks(dst, src, bytes, n, memory == VQX_FRAME_DEVICE,
                                             dev->upload), memory == VQX_FRAME_DEVICE ?
                    "device copy" : "upload");
         *held = true;
-    } else if (dev->frame_bytes) {
+    } else if (dev->in.frame_bytes) {
         /* pinned on the block's first frame of caller's memory: a stream of
          * pool pictures never needs it (at 4K, 100 MB pinned is 50 ms) */
         if (!dev->staging[s]) {
             void *p = NULL;
-            ret = fail(dev, vqx_cu_host_alloc(&p, dev->frame_bytes), "cudaHostAlloc (staging)");
+            ret = fail(dev, vqx_cu_host_alloc(&p, dev->in.frame_bytes), "cudaHostAlloc (staging)");
             dev->staging[s] = p;
         }
         if (!ret) {
             copy_frame(dev, dev->staging[s], ref, dis);
-            ret = fail(dev, vqx_cu_upload(dev->input[s], dev->staging[s], dev->frame_bytes,
+            ret = fail(dev, vqx_cu_upload(dev->input[s], dev->staging[s], dev->in.frame_bytes,
                                           dev->upload), "upload");
         }
     }
-    if (dev->frame_bytes) {
+    if (dev->in.frame_bytes) {
         if (!ret) ret = fail(dev, cudaEventRecord(dev->uploaded[s], dev->upload), "cudaEventRecord");
         if (!ret) ret = fail(dev, cudaStreamWaitEvent(dev->compute, dev->uploaded[s], 0),
                              "cudaStreamWaitEvent");

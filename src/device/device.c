@@ -134,6 +134,25 @@ static int finish(VqxDevice *dev, unsigned s)
     return 0;
 }
 
+void vqx_device_layout_input(const VqxDevice *dev, const VqxFrameFormat *fmt, size_t row_align,
+                             VqxDeviceInput *in)
+{
+    const size_t plane_align = 256, bps = fmt->bpc == 8 ? 1 : 2;
+    in->n_planes = (dev->planes & VQX_DEVICE_CHROMA) && fmt->layout != VQX_PIX_400 ? 3 :
+                   dev->planes ? 1 : 0;
+    size_t off = 0;
+    for (unsigned pic = 0; pic < 2; pic++) {
+        for (unsigned p = 0; p < in->n_planes; p++) {
+            in->plane_h[p] = vqx_plane_h(fmt, p);
+            in->row_bytes[p] = (size_t)vqx_plane_w(fmt, p) * bps;
+            in->pitch[p] = (in->row_bytes[p] + row_align - 1) / row_align * row_align;
+            in->plane_off[pic][p] = off;
+            off += (in->pitch[p] * in->plane_h[p] + plane_align - 1) / plane_align * plane_align;
+        }
+    }
+    in->frame_bytes = off;
+}
+
 int vqx_device_start(VqxDevice *dev, const VqxFrameFormat *fmt)
 {
     if (bind(dev)) return -EIO;

@@ -137,6 +137,20 @@ typedef struct VqxDeviceSlot {
     unsigned index;
 } VqxDeviceSlot;
 
+/* Where the planes the twins read lie in a frame's input block: reference
+ * planes, then distorted ones, each on a 256-byte boundary, rows `pitch`
+ * bytes apart (row_bytes rounded up to the backend's row alignment). */
+typedef struct VqxDeviceInput {
+    unsigned n_planes;
+    size_t plane_off[2][3], row_bytes[3], pitch[3];
+    unsigned plane_h[3];
+    size_t frame_bytes;
+} VqxDeviceInput;
+
+/* The layout for the planes dev's members read (dev->planes). */
+void vqx_device_layout_input(const VqxDevice *dev, const VqxFrameFormat *fmt, size_t row_align,
+                             VqxDeviceInput *in);
+
 /* The part of every backend's device: a backend's own struct begins with it. */
 struct VqxDevice {
     const VqxDeviceOps *ops;

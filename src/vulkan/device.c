@@ -15,18 +15,13 @@
 #include "device/device.h"
 #include "vulkan/twin.h"
 
-#define ALIGN 256
 /* A frame that takes longer is a device fault. */
 #define FRAME_TIMEOUT_NS (60ull * 1000000000ull)
 
 typedef struct VulkanDevice {
     VqxDevice base;
     VqxVk *vk;
-    /* the input block: ref planes then dis planes */
-    unsigned n_planes;
-    size_t plane_off[2][3], row_bytes[3], pitch[3];
-    unsigned plane_h[3];
-    size_t frame_bytes;
+    VqxDeviceInput in;          /* the input block's layout: rows in whole words */
     VqxVkBuffer input[VQX_DEVICE_BLOCKS], result[VQX_DEVICE_BLOCKS];
     VqxVkCommands commands[VQX_DEVICE_BLOCKS];
     /* what the twins made */
@@ -151,10 +146,10 @@ static int record(VulkanDevice *dev, unsigned s)
             .stream = &dev->commands[s], .block = s,
             .result = (void *)(uintptr_t)(dev->result[s].address + m->result_off),
         };
-        for (unsigned p = 0; p < dev->n_planes; p++) {
-            f.ref[p] = (const void *)(uintptr_t)(dev->input[s].address + dev->plane_off[0][p]);
-            f.dis[p] = (const void *)(uintptr_t)(dev->input[s].address + dev->plane_off[1][p]);
-            f.pitch[p] = dev->pitch[p];
+        for (unsigned p = 0; p < dev->in.n_planes; p++) {
+            f.ref[p] = (const void *)(uintptr_t)(dev->input[s].address + dev->in.plane_off[0][p]);
+            f.dis[p] = (const void *)(uintptr_t)(dev->input[s].address + dev->in.plane_off[1][p]);
+            f.pitch[p] = dev->in.pitch[p];
         }
         ret = m->fex->record(m->state, &f, base);
         if (ret)
@@ -168,26 +163,11 @@ static int record(VulkanDevice *dev, unsigned s)
 static int vulkan_start(VqxDevice *base, const VqxFrameFormat *fmt)
 {
     VulkanDevice *dev = vulkan(base);
-    const unsigned bps = fmt->bpc == 8 ? 1 : 2;
-    const unsigned ss_x = fmt->layout == VQX_PIX_420 || fmt->layout == VQX_PIX_422;
-    const unsigned ss_y = fmt->layout == VQX_PIX_420;
-    dev->n_planes = (base->planes & VQX_DEVICE_CHROMA) && fmt->layout != VQX_PIX_400 ? 3 :
-                    base->planes ? 1 : 0;
-    size_t off = 0;
-    for (unsigned pic = 0; pic < 2; pic++) {
-        for (unsigned p = 0; p < dev->n_planes; p++) {
-            const unsigned w = p ? (fmt->w + ss_x) >> ss_x : fmt->w;
-            dev->plane_h[p] = p ? (fmt->h + ss_y) >> ss_y : fmt->h;
-            dev->row_bytes[p] = (size_t)w * bps;
-            dev->pitch[p] = (dev->row_bytes[p] + 3) & ~(size_t)3; /* whole words */
-            dev->plane_off[pic][p] = off;
-            off += (dev->pitch[p] * dev->plane_h[p] + ALIGN - 1) & ~(size_t)(ALIGN - 1);
-        }
-    }
-    dev->frame_bytes = off;
+    /* rows in whole 32-bit words: the shaders read words */
+    vqx_device_layout_input(base, fmt, 4, &dev->in);
     int ret = 0;
     for (unsigned s = 0; s < VQX_DEVICE_BLOCKS && !ret; s++) {
-        ret = buffer(dev, dev->frame_bytes, &dev->input[s]);
+        ret = buffer(dev, dev->in.frame_bytes, &dev->input[s]);
         if (!ret) ret = buffer(dev, base->result_size, &dev->result[s]);
     }
     for (unsigned s = 0; s < VQX_DEVICE_BLOCKS && !ret; s++) ret = record(dev, s);
@@ -211,12 +191,12 @@ static void copy_frame(VulkanDevice *dev, unsigned s, const VqxPicture *ref,
     uint8_t *block = dev->input[s].map;
     for (unsigned which = 0; which < 2; which++) {
         const VqxPicture *pic = which ? dis : ref;
-        for (unsigned p = 0; p < dev->n_planes; p++) {
-            uint8_t *out = block + dev->plane_off[which][p];
+        for (unsigned p = 0; p < dev->in.n_planes; p++) {
+            uint8_t *out = block + dev->in.plane_off[which][p];
             const uint8_t *in = pic->data[p];
-            for (unsigned y = 0; y < dev->plane_h[p]; y++)
-                memcpy(out + y * dev->pitch[p], in + (ptrdiff_t)y * pic->stride[p],
-                       dev->row_bytes[p]);
+            for (unsigned y = 0; y < dev->in.plane_h[p]; y++)
+                memcpy(out + y * dev->in.pitch[p], in + (ptrdiff_t)y * pic->stride[p],
+                       dev->in.row_bytes[p]);
         }
     }
 }
