@@ -209,19 +209,19 @@ static void check_refusals(void)
     vmaf_close(vmaf);
 
     model = NULL;
-    err = open_context(&vmaf, &model, &c, DEVICE_PRIMARY, "float_ssim");
+    err = open_context(&vmaf, &model, &c, DEVICE_PRIMARY, "ciede");
     if (!err) err = vmaf_cuda_fetch_preallocated_picture(vmaf, &ref);
     if (!err) err = vmaf_cuda_fetch_preallocated_picture(vmaf, &dis);
     if (!err) {
         cudaMemset(ref.data[0], 0, (size_t)ref.stride[0] * ref.h[0] * 3 / 2);
         cudaMemset(dis.data[0], 0, (size_t)dis.stride[0] * dis.h[0] * 3 / 2);
         err = vmaf_read_pictures(vmaf, &ref, &dis, 0);
-        CHECK(err == -ENOTSUP, "device pictures with float_ssim (no CUDA twin): %d, not -ENOTSUP",
+        CHECK(err == -ENOTSUP, "device pictures with ciede (no CUDA twin): %d, not -ENOTSUP",
               err);
         vmaf_picture_unref(&ref);
         vmaf_picture_unref(&dis);
     } else {
-        CHECK(0, "device pictures with float_ssim: %d", err);
+        CHECK(0, "device pictures with ciede: %d", err);
     }
     vmaf_model_destroy(model);
     vmaf_close(vmaf);

@@ -91,8 +91,21 @@ FLOAT_OPTIONS = [
     "float_motion=motion_force_zero=true",
 ]
 SSIMULACRA2 = ["ssimulacra2"]
+PSNR_HVS = ["psnr_hvs"]
 # One instance a run: ssimulacra2's key carries no option suffix.
 SSIMULACRA2_OPTIONS = ["ssimulacra2=matrix=bt2020:range=full", "ssimulacra2=matrix=bt601"]
+# float_ssim's options keep its key names: one instance a run (float_ms_ssim alike)
+SSIM_SETS = {
+    "ssim": ["float_ssim", "float_ms_ssim"],
+    "ssim lcs": ["float_ssim=enable_lcs=true", "float_ms_ssim=enable_lcs=true"],
+    "ssim options 1": ["float_ssim=scale=3:enable_lcs=true:enable_db=true",
+                       "float_ms_ssim=enable_db=true:clip_db=true:enable_lcs=true"],
+    "ssim options 2": ["float_ssim=scale=10:enable_lcs=true", "float_ms_ssim=enable_db=true"],
+    # below float_ms_ssim's 176x176
+    "float_ssim": ["float_ssim"],
+    "float_ssim lcs": ["float_ssim=enable_lcs=true"],
+    "float_ssim options": ["float_ssim=scale=1:enable_db=true:clip_db=true"],
+}
 CAMBI = ["cambi=full_ref=true"]  # cambi's own key and the full-reference ones
 # One instance with full_ref a run: its cambi_source and cambi_full_reference
 # keys carry no option suffix, so two would collide (refused).
@@ -141,6 +154,8 @@ SETS = {"defaults": (DEFAULTS, ["version=vmaf_v0.6.1"]), "options": (OPTIONS, []
         "speed": (SPEED, []), "speed options": (SPEED_OPTIONS, []),
         "speed temporal": (["speed_temporal"], []),
         "ssimulacra2": (SSIMULACRA2, []),
+        **{k: (v, []) for k, v in SSIM_SETS.items()},
+        "psnr_hvs": (PSNR_HVS, []),
         **{f"ssimulacra2 options {i + 1}": ([o], []) for i, o in enumerate(SSIMULACRA2_OPTIONS)},
         "cambi": (CAMBI, []), "cambi options": (CAMBI_OPTIONS, []),
         **{f"cambi full_ref {i + 1}": ([o], []) for i, o in enumerate(CAMBI_FULL_REF)},
@@ -166,6 +181,14 @@ def applies(set_name, w, h, fmt):
     speed_ok = min(cw, ch) >= 80 and min(w, h) >= 80
     if set_name.startswith("ssimulacra2"):  # needs chroma, and 8x8 (libjxl's minimum)
         return fmt != "400" and min(w, h) >= 8
+    if set_name.startswith("ssim"):  # float_ms_ssim's five scales
+        return min(w, h) >= 176
+    if set_name == "float_ssim options":  # no decimation: the SSIM window
+        return min(w, h) >= 11
+    if set_name.startswith("float_ssim"):  # where float_ms_ssim does not run
+        return 11 <= min(w, h) < 176
+    if set_name == "psnr_hvs":  # needs chroma, and one 8x8 block in every plane
+        return fmt != "400" and min(w, h, cw, ch) >= 8
     if set_name.startswith("float vif"):  # scale 3 of the 17-tap filter: sides of 16
         return min(w, h) >= 16
     if set_name.startswith("float adm") or set_name == "float model":  # the 4-level DWT
@@ -334,6 +357,17 @@ GENERATED = [
     ("smallest for ssimulacra2 8x8 4:4:4", 8, 8, "444", 16, 3, "random", "noisy",
      "ssimulacra2"),
     ("ssimulacra2 4:2:2 odd 13x17", 13, 17, "422", 12, 3, "random", "random", "ssimulacra2"),
+    # float_ssim's smallest (11x11), float_ms_ssim's (176x176), odd sizes, and
+    # float_ssim's automatic factor 2 on odd sizes
+    ("smallest for float_ssim 11x11", 11, 11, "400", 12, 3, "random", "noisy", "ssim all"),
+    ("smallest for float_ms_ssim 176x176", 176, 176, "420", 16, 3, "random", "noisy",
+     "ssim all"),
+    ("float_ms_ssim 4:2:2 odd 177x183", 177, 183, "422", 10, 3, "random", "noisy", "ssim all"),
+    ("float_ssim factor 2 odd 641x387", 641, 387, "420", 8, 3, "random", "noisy", "ssim all"),
+    # psnr_hvs's smallest: one 8x8 block per plane (4:2:0 chroma of 15x15 is 8x8)
+    ("smallest for psnr_hvs 15x15", 15, 15, "420", 8, 3, "random", "noisy", "psnr_hvs"),
+    ("psnr_hvs 4:2:2 odd 15x23", 15, 23, "422", 16, 3, "random", "noisy", "psnr_hvs"),
+    ("psnr_hvs 4:4:4 8x8", 8, 8, "444", 12, 3, "random", "random", "psnr_hvs"),
     ("3840x2160 8-bit", 3840, 2160, "420", 8, 4, "random", "noisy", None),
     ("3840x2160 10-bit", 3840, 2160, "420", 10, 3, "random", "noisy", "defaults"),
     # squared errors whose sum outgrows the device's exact integers
@@ -372,7 +406,7 @@ GENERATED = [
 V1_SETS = ("cambi", "cambi options", "v1 models")
 CAMBI_SETS = ("cambi", "cambi options")
 SMALL = {"small16": (["psnr=enable_mse=true", "motion=debug=true", "vif=debug=true"] + FLOAT +
-                     FLOAT_VIF, []),
+                     FLOAT_VIF + ["float_ssim=enable_lcs=true"], []),
          "small3": (["psnr=enable_mse=true", "motion=debug=true",
                      "motion=motion_five_frame_window=true"] + FLOAT, [])}
 
@@ -497,6 +531,8 @@ def main():
                     if min(geometry[:2]) >= 3 or not any(f.startswith("motion") for f in v[0])}
         elif sets in SMALL:
             runs = {sets: SMALL[sets]}
+        elif sets == "ssim all":
+            runs = {k: SETS[k] for k in SSIM_SETS if applies(k, *geometry)}
         elif sets in ("v1", "cambi all"):
             runs = {k: SETS[k] for k in (V1_SETS if sets == "v1" else CAMBI_SETS)}
         elif sets:

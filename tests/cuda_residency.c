@@ -5,10 +5,11 @@
  * every block is in use), one graph launch per frame and no allocation
  * after the first frame; the upload carries only
  * the planes the twins read. The scores must equal the CPU backend's.
- * Five chains: VMAF v0.6.1 (luma only), plus psnr (chroma too), plus the
+ * Seven chains: VMAF v0.6.1 (luma only), plus psnr (chroma too), plus the
  * float twins (float_psnr, float_moment, float_ansnr, float_motion, float_vif,
- * float_adm), plus ssimulacra2 (chroma too), and the
- * vmaf_v1.0.16_3d0h model (cambi, speed_chroma, adm, motion); each with the
+ * float_adm, float_ssim, float_ms_ssim), plus ssimulacra2 (chroma too), plus
+ * psnr_hvs (chroma too), the vmaf_v1.0.16_3d0h model (cambi, speed_chroma, adm,
+ * motion), and that model with every other twin in one chain; each with the
  * caller's pictures (copied into pinned staging) and with pictures from the
  * context's pool (pinned: uploaded from where they are).
  * Exits 77 (meson's skip) without a CUDA device.
@@ -71,7 +72,7 @@ typedef struct Run {
 typedef struct Chain {
     const char *name;
     const char *model;
-    const char *features[6][2];    /* name and options; none: the model alone */
+    const char *features[16][2];   /* name and options; none: the model alone */
     unsigned w, h;
     int chroma;                    /* a twin reads the chroma planes */
 } Chain;
@@ -82,13 +83,22 @@ static const Chain chains[] = {
       96, 64, 1 },
     { "vmaf + float twins (luma only)", "version=vmaf_v0.6.1",
       { { "float_psnr", "" }, { "float_moment", "" }, { "float_ansnr", "" },
-        { "float_motion", "motion_add_scale1=true" }, { "float_vif", "" }, { "float_adm", "" } },
-      96, 64, 0 },
+        { "float_motion", "motion_add_scale1=true" }, { "float_vif", "" }, { "float_adm", "" },
+        { "float_ssim", "enable_lcs=true" }, { "float_ms_ssim", "" } },
+      192, 176, 0 }, /* float_ms_ssim: sides of 176 */
     { "vmaf + ssimulacra2 (luma and chroma)", "version=vmaf_v0.6.1", { { "ssimulacra2", "" } },
+      96, 64, 1 },
+    { "vmaf + psnr_hvs (luma and chroma)", "version=vmaf_v0.6.1", { { "psnr_hvs", "" } },
       96, 64, 1 },
     /* cambi needs a side of 216, speed_chroma chroma planes of 80x80 */
     { "vmaf_v1.0.16_3d0h (luma and chroma)", "version=vmaf_v1.0.16_3d0h", { { NULL } }, 320, 240,
       1 },
+    { "vmaf_v1.0.16_3d0h + every twin", "version=vmaf_v1.0.16_3d0h",
+      { { "psnr", "enable_mse=true" }, { "speed_temporal", "" }, { "float_psnr", "" },
+        { "float_moment", "" }, { "float_ansnr", "" }, { "float_motion", "" },
+        { "float_vif", "" }, { "float_adm", "" }, { "float_ssim", "enable_lcs=true" },
+        { "float_ms_ssim", "enable_lcs=true" }, { "ssimulacra2", "" }, { "psnr_hvs", "" } },
+      320, 240, 1 },
 };
 
 static int run(enum VqxBackend backend, const Chain *c, bool pool, Run *r)
@@ -100,7 +110,7 @@ static int run(enum VqxBackend backend, const Chain *c, bool pool, Run *r)
     int ret = vqx_open(&r->ctx, &s);
     if (ret) return ret;
     if ((ret = vqx_use_model(r->ctx, c->model))) return ret;
-    for (unsigned i = 0; i < 6 && c->features[i][0]; i++)
+    for (unsigned i = 0; i < sizeof c->features / sizeof c->features[0] && c->features[i][0]; i++)
         if ((ret = vqx_use_feature(r->ctx, c->features[i][0], c->features[i][1]))) return ret;
     rng = 12345;
     for (unsigned n = 0; n < FRAMES; n++) {

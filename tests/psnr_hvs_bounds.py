@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Bounds of every integer in psnr_hvs's 2-D DCT, for all inputs.
 
-src/feature/psnr_hvs_fdct8.h is Daala's lifting DCT, which psnr_hvs_dsp.c runs
+src/feature/psnr_hvs_fdct8.h is Daala's lifting DCT, which psnr_hvs_block.h runs
 in 32-bit arithmetic up to 12 bits and in 64-bit arithmetic above, and
 stores the coefficients in 32 bits at every depth. This proves those widths suffice: each value of the
 network (columns, then the columns of the result, as the C code) is carried

@@ -45,7 +45,7 @@ if [[ $stages == *" build "* ]]; then
 fi
 if [[ $stages == *" kernels "* ]]; then
     log "kernels"
-    for t in ${KERNEL_TESTS:-cuda_kernels cuda_speed_kernels cuda_cambi_kernels cuda_top_mean}; do
+    for t in ${KERNEL_TESTS:-cuda_kernels cuda_speed_kernels cuda_cambi_kernels cuda_top_mean cuda_ssim_kernels}; do
         [[ -x build-dev/tests/$t ]] || continue
         timeout ${KERNELS_TIMEOUT:-300} ./build-dev/tests/$t > "$OUT/$t.log" 2>&1
         echo "$t exit $?" >> "$OUT/$t.log"

@@ -55,6 +55,40 @@ static unsigned rows_per_block(Kernel kernel, unsigned blocks_x, unsigned h, uns
     return best;
 }
 
+/* A CPU's double chain of n values in raster order, by one warp (every lane
+ * calls it): lane l fetches positions l, l + 32, ... of a chunk of CHUNK
+ * groups of 32 (`fetch(i)`, the next chunk's while the lanes add this
+ * one's) and makes its position's value (`value(fetched)`), and every lane
+ * adds each group's values in order, each from a shuffle, from 0.0: the
+ * chain, held by every lane alike, so that none diverges. */
+template <int CHUNK, typename Fetch, typename Value>
+__device__ inline double warp_raster_chain(size_t n, Fetch fetch, Value value)
+{
+    using Fetched = decltype(fetch(size_t(0)));
+    const unsigned lane = threadIdx.x & 31;
+    Fetched cur[CHUNK], next[CHUNK];
+    for (int u = 0; u < CHUNK; u++) {
+        const size_t i = (size_t)u * 32 + lane;
+        cur[u] = i < n ? fetch(i) : Fetched{};
+    }
+    double sum = 0.0;
+    for (size_t base = 0; base < n; base += 32 * CHUNK) {
+        const size_t next_base = base + 32 * CHUNK;
+        for (int u = 0; u < CHUNK; u++) {
+            const size_t i = next_base + (size_t)u * 32 + lane;
+            next[u] = i < n ? fetch(i) : Fetched{};
+        }
+        for (int u = 0; u < CHUNK; u++) {
+            const size_t group = base + (size_t)u * 32;
+            const unsigned m = group >= n ? 0 : n - group < 32 ? (unsigned)(n - group) : 32;
+            const double v = value(cur[u]);
+            for (unsigned j = 0; j < m; j++) sum += __shfl_sync(0xffffffffu, v, j);
+        }
+        for (int u = 0; u < CHUNK; u++) cur[u] = next[u];
+    }
+    return sum;
+}
+
 static inline int launch_status()
 {
     return (int)cudaGetLastError();

@@ -138,39 +138,17 @@ __device__ inline double sum_term(double d, int k)
 }
 
 /* One warp per scale (blockIdx.x / 3), XYB plane (% 3) and sum (blockIdx.y,
- * SSIMU2_CUDA_SUMS' order): lane l fetches the map's values l, l + 32, ...
- * of a chunk (the next chunk's while the lanes add this one's) and makes
- * their terms, and every lane adds the chunk's terms in raster order, each
- * from a shuffle, from 0: the CPU's chain of that sum (ssim_sums and
- * edge_sums add each sum in raster order; the sums are independent), held
- * by every lane alike, so that none diverges. */
+ * SSIMU2_CUDA_SUMS' order): the map's values make their terms, added as
+ * the CPU's chain of that sum (ssim_sums and edge_sums add each sum in
+ * raster order; the sums are independent). */
 __global__ void sums_kernel(const double *terms, SumsJob job, double *result)
 {
     const int sc = blockIdx.x / 3, c = blockIdx.x % 3, k = blockIdx.y;
     const size_t n = (size_t)job.w[sc] * job.h[sc];
     const double *t = terms + job.offset[sc] + (size_t)(2 * c + (k >= 2)) * n;
-    const unsigned lane = threadIdx.x;
-    double sum = 0.0;
-    double cur[CHUNK], next[CHUNK];
-    for (int u = 0; u < CHUNK; u++) {
-        const size_t i = (size_t)u * 32 + lane;
-        cur[u] = i < n ? t[i] : 0.0;
-    }
-    for (size_t base = 0; base < n; base += 32 * CHUNK) {
-        const size_t next_base = base + 32 * CHUNK;
-        for (int u = 0; u < CHUNK; u++) {
-            const size_t i = next_base + (size_t)u * 32 + lane;
-            next[u] = i < n ? t[i] : 0.0;
-        }
-        for (int u = 0; u < CHUNK; u++) {
-            const size_t group = base + (size_t)u * 32;
-            const unsigned m = group >= n ? 0 : n - group < 32 ? (unsigned)(n - group) : 32;
-            const double term = sum_term(cur[u], k);
-            for (unsigned j = 0; j < m; j++) sum += __shfl_sync(0xffffffffu, term, j);
-        }
-        for (int u = 0; u < CHUNK; u++) cur[u] = next[u];
-    }
-    if (!lane) result[(size_t)(sc * 3 + c) * SSIMU2_CUDA_SUMS + k] = sum;
+    const double sum = warp_raster_chain<CHUNK>(
+        n, [&](size_t i) { return t[i]; }, [&](double d) { return sum_term(d, k); });
+    if (!threadIdx.x) result[(size_t)(sc * 3 + c) * SSIMU2_CUDA_SUMS + k] = sum;
 }
 
 } // namespace

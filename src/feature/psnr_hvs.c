@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "feature/extractor.h"
-#include "feature/psnr_hvs_dsp.h"
+#include "feature/psnr_hvs.h"
 
 #define BLOCK PSNR_HVS_BLOCK
 #define STEP PSNR_HVS_STEP
@@ -59,21 +59,15 @@ static const float csf[3][BLOCK][BLOCK] = {
  * masking table). */
 #define MASK_SCALE 0.3885746225901003
 
-typedef struct PsnrHvsState {
-    unsigned bpc;
-    unsigned w[3], h[3];
-    /* csf and masking weights, transposed as the DCT leaves its coefficients */
-    float weight_t[3][BLOCK * BLOCK], mask_t[3][BLOCK * BLOCK];
-    PsnrHvsDSPContext dsp;
-} PsnrHvsState;
-
 enum { KEY_Y, KEY_CB, KEY_CR, KEY_COMBINED };
 
-static const char *const keys[] = { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs", NULL };
+const char *const vqx_psnr_hvs_keys[] = { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs",
+                                          NULL };
 
-static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+int vqx_psnr_hvs_setup(PsnrHvsState *s, const VqxFrameFormat *fmt, VqxSink *sink)
 {
-    PsnrHvsState *s = priv;
+    if (fmt->layout == VQX_PIX_400)
+        return vqx_fail(sink, -EINVAL, "psnr_hvs: needs chroma planes, input is 4:0:0");
     s->bpc = fmt->bpc;
     vqx_psnr_hvs_dsp_init(&s->dsp, fmt->bpc, fmt->cpu_flags);
     for (unsigned p = 0; p < 3; p++) {
@@ -82,6 +76,8 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
         if (s->w[p] < BLOCK || s->h[p] < BLOCK)
             return vqx_fail(sink, -EINVAL, "psnr_hvs: %ux%u input has a %ux%u plane, below one %dx%d block",
                             fmt->w, fmt->h, s->w[p], s->h[p], BLOCK, BLOCK);
+        s->blocks_x[p] = (s->w[p] - BLOCK) / STEP + 1;
+        s->blocks_y[p] = (s->h[p] - BLOCK) / STEP + 1;
         for (unsigned i = 0; i < BLOCK; i++)
             for (unsigned j = 0; j < BLOCK; j++) {
                 s->mask_t[p][j * BLOCK + i] =
@@ -92,23 +88,27 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     return 0;
 }
 
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    return vqx_psnr_hvs_setup(priv, fmt, sink);
+}
+
 /* Blocks per call of the table: their terms fit the stack. */
 #define CHUNK 64
 
-/* Mean masked, CSF-weighted squared DCT error of one plane, relative to the
- * squared peak. Float accumulation over the plane, as in Xiph's code, block
+/* The plane's float sum of its terms, as in Xiph's code: one chain, block
  * by block in raster order. */
-static double plane_error(const PsnrHvsState *s, unsigned p, const VqxPicture *ref,
-                          const VqxPicture *dis)
+static float plane_total(const PsnrHvsState *s, unsigned p, const VqxPicture *ref,
+                         const VqxPicture *dis)
 {
     const float *const mask_t = s->mask_t[p], *const weight_t = s->weight_t[p];
     const ptrdiff_t rs = ref->stride[p], ds = dis->stride[p];
     const ptrdiff_t sample = s->bpc > 8 ? 2 : 1;
-    const unsigned blocks = (s->w[p] - BLOCK) / STEP + 1;
+    const unsigned blocks = s->blocks_x[p];
     float terms[CHUNK * PSNR_HVS_TERMS];
     float total = 0;
-    int64_t n = 0;
-    for (unsigned y = 0; y + BLOCK <= s->h[p]; y += STEP) {
+    for (unsigned by = 0; by < s->blocks_y[p]; by++) {
+        const unsigned y = by * STEP;
         const uint8_t *r = (const uint8_t *)ref->data[p] + (ptrdiff_t)y * rs;
         const uint8_t *d = (const uint8_t *)dis->data[p] + (ptrdiff_t)y * ds;
         for (unsigned b = 0; b < blocks; b += CHUNK) {
@@ -117,8 +117,15 @@ static double plane_error(const PsnrHvsState *s, unsigned p, const VqxPicture *r
             s->dsp.block_terms(r + x, rs, d + x, ds, nb, s->bpc, weight_t, mask_t, terms);
             total = s->dsp.accumulate(total, terms, (size_t)nb * PSNR_HVS_TERMS);
         }
-        n += (int64_t)blocks * PSNR_HVS_TERMS;
     }
+    return total;
+}
+
+/* Mean masked, CSF-weighted squared DCT error of one plane from its sum,
+ * relative to the squared peak, in float as in Xiph's code. */
+static double plane_error(const PsnrHvsState *s, unsigned p, float total)
+{
+    const int64_t n = (int64_t)s->blocks_x[p] * s->blocks_y[p] * PSNR_HVS_TERMS;
     total /= (float)n;
     const int64_t peak = ((int64_t)1 << s->bpc) - 1;
     total /= (float)(peak * peak);
@@ -130,14 +137,13 @@ static double to_db(double error)
     return 10 * -log10(error);
 }
 
-static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
-                   unsigned frame, VqxSink *sink)
+int vqx_psnr_hvs_emit(const PsnrHvsState *s, const float total[3], unsigned frame,
+                      VqxSink *sink)
 {
-    const PsnrHvsState *s = priv;
     double error[3];
     int err = 0;
     for (unsigned p = 0; p < 3; p++) {
-        error[p] = plane_error(s, p, ref, dis);
+        error[p] = plane_error(s, p, total[p]);
         err |= vqx_emit(sink, KEY_Y + p, frame, to_db(error[p]));
     }
     const double combined = error[0] * .8 + .1 * (error[1] + error[2]);
@@ -145,11 +151,20 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
     return err;
 }
 
+static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
+                   unsigned frame, VqxSink *sink)
+{
+    const PsnrHvsState *s = priv;
+    float total[3];
+    for (unsigned p = 0; p < 3; p++) total[p] = plane_total(s, p, ref, dis);
+    return vqx_psnr_hvs_emit(s, total, frame, sink);
+}
+
 const VqxFeatureExtractor vqx_fex_psnr_hvs = {
     .name = "psnr_hvs",
     .backend = VQX_BACKEND_CPU,
     .flags = VQX_FEX_NEEDS_CHROMA,
-    .keys = keys,
+    .keys = vqx_psnr_hvs_keys,
     .state_size = sizeof(PsnrHvsState),
     .init = init,
     .extract = extract,

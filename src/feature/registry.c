@@ -38,6 +38,9 @@ extern const VqxFeatureExtractor vqx_fex_float_motion_cuda;
 extern const VqxFeatureExtractor vqx_fex_float_vif_cuda;
 extern const VqxFeatureExtractor vqx_fex_float_adm_cuda;
 extern const VqxFeatureExtractor vqx_fex_ssimulacra2_cuda;
+extern const VqxFeatureExtractor vqx_fex_float_ssim_cuda;
+extern const VqxFeatureExtractor vqx_fex_float_ms_ssim_cuda;
+extern const VqxFeatureExtractor vqx_fex_psnr_hvs_cuda;
 #endif
 #ifdef VQX_HAVE_VULKAN
 extern const VqxFeatureExtractor vqx_fex_psnr_vulkan;
@@ -78,6 +81,9 @@ static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_float_vif_cuda,
     &vqx_fex_float_adm_cuda,
     &vqx_fex_ssimulacra2_cuda,
+    &vqx_fex_float_ssim_cuda,
+    &vqx_fex_float_ms_ssim_cuda,
+    &vqx_fex_psnr_hvs_cuda,
 #endif
 #ifdef VQX_HAVE_VULKAN
     &vqx_fex_psnr_vulkan,

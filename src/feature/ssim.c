@@ -3,39 +3,18 @@
  * after libvmaf's automatic downscaling, equal to libvmaf's float_ssim.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "feature/extractor.h"
-#include "feature/float_picture.h"
-#include "feature/ssim_core.h"
-
-typedef struct SsimState {
-    bool enable_lcs;
-    bool enable_db;
-    bool clip_db;
-    int scale;
-
-    double max_db;
-    unsigned w, h;           /* full-size luma */
-    unsigned factor;         /* decimation factor, 1: none */
-    unsigned dw, dh;         /* luma after decimation */
-    float *ref, *cmp;        /* the luma SSIM sees: full size (factor 1) or decimated */
-    float *band;             /* factor > 1: the converted rows of one output row */
-    unsigned band_rows;
-    const float **box_rows;  /* factor > 1: the vertical taps' rows in band */
-    VqxSsimScratch scratch;
-    FloatPictureDSPContext pic_dsp; /* the samples' conversion to floats */
-} SsimState;
+#include "feature/ssim.h"
 
 enum { KEY_SSIM, KEY_L, KEY_C, KEY_S };
 
-static const char *const keys[] = {
+const char *const vqx_float_ssim_keys[] = {
     "float_ssim", "float_ssim_l", "float_ssim_c", "float_ssim_s", NULL
 };
 
-static const VqxOption options[] = {
+const VqxOption vqx_float_ssim_options[] = {
     { .name = "enable_lcs", .help = "also write the luminance, contrast and structure means",
       .type = VQX_OPT_BOOL, .offset = offsetof(SsimState, enable_lcs), .def.b = false },
     { .name = "enable_db", .help = "write SSIM as dB: -10 log10(1 - ssim)",
@@ -82,10 +61,8 @@ static void decimate(SsimState *s, const VqxPicture *pic, float *dst)
     }
 }
 
-static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+int vqx_float_ssim_setup(SsimState *s, const VqxFrameFormat *fmt, VqxSink *sink)
 {
-    SsimState *s = priv;
-    vqx_float_picture_dsp_init(&s->pic_dsp, fmt->cpu_flags);
     s->w = fmt->w;
     s->h = fmt->h;
     s->factor = s->scale > 0 ? (unsigned)s->scale : automatic_factor(fmt->w, fmt->h);
@@ -96,8 +73,29 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
                         "float_ssim: %ux%u luma is %ux%u after downscaling by %u, "
                         "below the %ux%u SSIM window",
                         fmt->w, fmt->h, s->dw, s->dh, s->factor, VQX_SSIM_WINDOW, VQX_SSIM_WINDOW);
-
     s->max_db = vqx_ssim_max_db(fmt->bpc, fmt->w, fmt->h, s->clip_db);
+    return 0;
+}
+
+int vqx_float_ssim_emit(const SsimState *s, const VqxSsimMeans *m, unsigned frame, VqxSink *sink)
+{
+    double score = m->ssim;
+    if (s->enable_db) score = vqx_ssim_to_db(score, s->max_db);
+    int err = vqx_emit(sink, KEY_SSIM, frame, score);
+    if (s->enable_lcs) {
+        err |= vqx_emit(sink, KEY_L, frame, m->l);
+        err |= vqx_emit(sink, KEY_C, frame, m->c);
+        err |= vqx_emit(sink, KEY_S, frame, m->s);
+    }
+    return err;
+}
+
+static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
+{
+    SsimState *s = priv;
+    vqx_float_picture_dsp_init(&s->pic_dsp, fmt->cpu_flags);
+    const int ret = vqx_float_ssim_setup(s, fmt, sink);
+    if (ret) return ret;
 
     const size_t n = (size_t)s->dw * s->dh;
     s->ref = malloc(n * sizeof(float));
@@ -130,16 +128,7 @@ static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
 
     VqxSsimMeans m;
     vqx_ssim_plane(&s->scratch, s->ref, s->cmp, s->dw, s->dw, s->dh, &m);
-
-    double score = m.ssim;
-    if (s->enable_db) score = vqx_ssim_to_db(score, s->max_db);
-    int err = vqx_emit(sink, KEY_SSIM, frame, score);
-    if (s->enable_lcs) {
-        err |= vqx_emit(sink, KEY_L, frame, m.l);
-        err |= vqx_emit(sink, KEY_C, frame, m.c);
-        err |= vqx_emit(sink, KEY_S, frame, m.s);
-    }
-    return err;
+    return vqx_float_ssim_emit(s, &m, frame, sink);
 }
 
 static void close_ssim(void *priv)
@@ -156,8 +145,8 @@ const VqxFeatureExtractor vqx_fex_float_ssim = {
     .name = "float_ssim",
     .backend = VQX_BACKEND_CPU,
     .flags = VQX_FEX_LUMA_ONLY,
-    .keys = keys,
-    .options = options,
+    .keys = vqx_float_ssim_keys,
+    .options = vqx_float_ssim_options,
     .state_size = sizeof(SsimState),
     .init = init,
     .extract = extract,

@@ -32,7 +32,6 @@ void vqx_ssim_plane(VqxSsimScratch *s, const float *ref, const float *cmp,
 {
     const SsimDSPContext *dsp = &s->dsp;
     const unsigned ow = w - (VQX_SSIM_WINDOW - 1);
-    const unsigned oh = h - (VQX_SSIM_WINDOW - 1);
     float *const sq_ref = s->products;
     float *const sq_cmp = sq_ref + s->max_w;
     float *const cross = sq_cmp + s->max_w;
@@ -43,9 +42,11 @@ void vqx_ssim_plane(VqxSsimScratch *s, const float *ref, const float *cmp,
         const float *r = ref + (ptrdiff_t)y * stride;
         const float *c = cmp + (ptrdiff_t)y * stride;
         for (unsigned x = 0; x < w; x++) {
-            sq_ref[x] = r[x] * r[x];
-            sq_cmp[x] = c[x] * c[x];
-            cross[x] = r[x] * c[x];
+            float q[VQX_SSIM_N_STATS];
+            vqx_ssim_inputs(r[x], c[x], q);
+            sq_ref[x] = q[VQX_SSIM_SQ_REF];
+            sq_cmp[x] = q[VQX_SSIM_SQ_CMP];
+            cross[x] = q[VQX_SSIM_CROSS];
         }
         const float *const in[VQX_SSIM_N_STATS] = { r, c, sq_ref, sq_cmp, cross };
         const unsigned slot = y % VQX_SSIM_WINDOW;
@@ -69,7 +70,13 @@ void vqx_ssim_plane(VqxSsimScratch *s, const float *ref, const float *cmp,
         dsp->score(st, ow, sums);
     }
 
-    const double n = (double)(ow * oh);
+    vqx_ssim_means(sums, w, h, out);
+}
+
+void vqx_ssim_means(const double sums[VQX_SSIM_N_SUMS], unsigned w, unsigned h,
+                    VqxSsimMeans *out)
+{
+    const double n = (double)((w - (VQX_SSIM_WINDOW - 1)) * (h - (VQX_SSIM_WINDOW - 1)));
     out->ssim = (float)(sums[VQX_SSIM_SUM_SSIM] / n);
     out->l = (float)(sums[VQX_SSIM_SUM_L] / n);
     out->c = (float)(sums[VQX_SSIM_SUM_C] / n);

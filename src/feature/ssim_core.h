@@ -42,6 +42,11 @@ typedef struct VqxSsimMeans {
 void vqx_ssim_plane(VqxSsimScratch *s, const float *ref, const float *cmp,
                     ptrdiff_t stride, unsigned w, unsigned h, VqxSsimMeans *out);
 
+/* The means of a w x h plane's valid region from its running sums
+ * (VQX_SSIM_SUM_SSIM ..., each added in raster order of the positions). */
+void vqx_ssim_means(const double sums[VQX_SSIM_N_SUMS], unsigned w, unsigned h,
+                    VqxSsimMeans *out);
+
 /* dB options of float_ssim and float_ms_ssim: the cap is the dB value of
  * an MSE of 0.5 / pixels at the picture's peak, INFINITY when not clipping. */
 double vqx_ssim_max_db(unsigned bpc, unsigned w, unsigned h, int clip);

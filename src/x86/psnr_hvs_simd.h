@@ -1,7 +1,7 @@
 /*
  * psnr_hvs at one vector width, lanes = blocks: LANES horizontally adjacent
  * block pairs at a time, each lane doing the C's computation of its block
- * (psnr_hvs_dsp.c) step for step, so every float sum keeps its order and
+ * (psnr_hvs_block.h) step for step, so every float sum keeps its order and
  * the integers are the C's 32-bit ones. Included by psnr_hvs_avx2.c and
  * psnr_hvs_avx512.c, which first define
  *   VEC, VF             the integer and float vector types; LANES their lanes
@@ -65,7 +65,7 @@ ALWAYS_INLINE void fdct8(const VEC *in, int is, VEC *out, int os)
 #undef ADD
 #undef SUB
 
-/* The C's variance_ratios, both blocks of each lane stepping together. */
+/* The C's psnr_hvs_variance_ratios, both blocks of each lane stepping together. */
 ALWAYS_INLINE void variance_ratios(const VEC px[2][TERMS], VF ratio[2])
 {
     VF mean[2], quad_mean[2][4];
@@ -106,7 +106,7 @@ ALWAYS_INLINE void variance_ratios(const VEC px[2][TERMS], VF ratio[2])
     }
 }
 
-/* The C's masking: the larger of the two blocks' thresholds. Squares of
+/* The C's psnr_hvs_masking: the larger of the two blocks' thresholds. Squares of
  * coefficients up to 12 bits (|c| <= 32796) are exact in 32 bits, so their
  * conversion to float rounds the same integer as the C's from double. */
 ALWAYS_INLINE VF masking(const VEC dct_t[2][TERMS], const float *mask_t, const VF ratio[2])
@@ -133,7 +133,7 @@ static void group_terms(VEC px[2][TERMS], unsigned nl, const float *weight_t,
 {
     VF ratio[2];
     variance_ratios((const VEC(*)[TERMS])px, ratio);
-    /* the C's fdct8x8: columns, then the columns of the transposed result,
+    /* the C's psnr_hvs_fdct8x8: columns, then the columns of the transposed result,
      * which is the rows of the first pass's; px becomes dct_t */
     for (int k = 0; k < 2; k++) {
         VEC pass[TERMS];
