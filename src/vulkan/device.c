@@ -1,10 +1,12 @@
 /*
  * The Vulkan backend of the device interface (device.h). Each of the
- * VQX_DEVICE_BLOCKS blocks has an input buffer (the planes the twins read,
- * rows padded to whole 32-bit words), a result buffer and a command buffer
- * recorded once with every twin's kernels. Per frame: the block's last
+ * VQX_DEVICE_BLOCKS blocks has a host-visible staging buffer and a device
+ * input buffer (the planes the twins read, rows padded to whole 32-bit
+ * words), a host-visible result buffer and a command buffer recorded once:
+ * the staging buffer's copy into the input, then every twin's kernels. The
+ * twins' own buffers are in device memory. Per frame: the block's last
  * frame is collected (its fence waited for), the pictures are copied into
- * its input buffer, its result buffer is zeroed, and its commands are
+ * its staging buffer, its result buffer is zeroed, and its commands are
  * submitted again.
  */
 #include <errno.h>
@@ -22,7 +24,7 @@ typedef struct VulkanDevice {
     VqxDevice base;
     VqxVk *vk;
     VqxDeviceInput in;          /* the input block's layout: rows in whole words */
-    VqxVkBuffer input[VQX_DEVICE_BLOCKS], result[VQX_DEVICE_BLOCKS];
+    VqxVkBuffer staging[VQX_DEVICE_BLOCKS], input[VQX_DEVICE_BLOCKS], result[VQX_DEVICE_BLOCKS];
     VqxVkCommands commands[VQX_DEVICE_BLOCKS];
     /* what the twins made */
     VqxVkBuffer *buffers;
@@ -76,6 +78,7 @@ static void vulkan_close(VqxDevice *base)
     vulkan_quiesce(base);
     for (unsigned s = 0; s < VQX_DEVICE_BLOCKS; s++) {
         vqx_vk_commands_free(dev->vk, &dev->commands[s]);
+        vqx_vk_buffer_free(dev->vk, &dev->staging[s]);
         vqx_vk_buffer_free(dev->vk, &dev->input[s]);
         vqx_vk_buffer_free(dev->vk, &dev->result[s]);
     }
@@ -101,11 +104,13 @@ int vqx_vulkan_failed(VqxDevice *dev, int err, VqxSink *sink)
     return vqx_fail(sink, err, "%s", dev->error);
 }
 
-static int buffer(VulkanDevice *dev, size_t bytes, VqxVkBuffer *out)
+/* A zero-filled buffer: host-visible and mapped, or in device memory. */
+static int buffer(VulkanDevice *dev, size_t bytes, bool host, VqxVkBuffer *out)
 {
-    int ret = vqx_vk_buffer(dev->vk, bytes ? bytes : 4, out);
+    bytes = bytes ? (bytes + 3) & ~(size_t)3 : 4; /* whole words: the fill's unit */
+    int ret = host ? vqx_vk_buffer(dev->vk, bytes, out) : vqx_vk_device_buffer(dev->vk, bytes, out);
     if (ret) return failed(dev, ret);
-    memset(out->map, 0, bytes);
+    if (host) memset(out->map, 0, bytes);
     return 0;
 }
 
@@ -115,7 +120,7 @@ int vqx_vulkan_buffer(VqxDevice *base, size_t bytes, VkDeviceAddress *address, V
     VqxVkBuffer *list = realloc(dev->buffers, (dev->n_buffers + 1) * sizeof(*list));
     if (!list) return vqx_fail(sink, -ENOMEM, "out of memory");
     dev->buffers = list;
-    const int ret = buffer(dev, bytes, &list[dev->n_buffers]);
+    const int ret = buffer(dev, bytes, false, &list[dev->n_buffers]);
     if (ret) return vqx_fail(sink, ret, "%s", base->error);
     *address = list[dev->n_buffers++].address;
     return 0;
@@ -140,6 +145,9 @@ static int record(VulkanDevice *dev, unsigned s)
     VqxDevice *base = &dev->base;
     int ret = vqx_vk_record(dev->vk, &dev->commands[s]);
     if (ret) return failed(dev, ret);
+    if (dev->in.frame_bytes)
+        vqx_vk_copy(dev->vk, &dev->commands[s], &dev->staging[s], &dev->input[s],
+                    dev->in.frame_bytes);
     for (unsigned i = 0; i < base->n_members; i++) {
         const VqxDeviceMember *m = &base->members[i];
         VqxDeviceFrame f = {
@@ -167,8 +175,9 @@ static int vulkan_start(VqxDevice *base, const VqxFrameFormat *fmt)
     vqx_device_layout_input(base, fmt, 4, &dev->in);
     int ret = 0;
     for (unsigned s = 0; s < VQX_DEVICE_BLOCKS && !ret; s++) {
-        ret = buffer(dev, dev->in.frame_bytes, &dev->input[s]);
-        if (!ret) ret = buffer(dev, base->result_size, &dev->result[s]);
+        ret = buffer(dev, dev->in.frame_bytes, true, &dev->staging[s]);
+        if (!ret) ret = buffer(dev, dev->in.frame_bytes, false, &dev->input[s]);
+        if (!ret) ret = buffer(dev, base->result_size, true, &dev->result[s]);
     }
     for (unsigned s = 0; s < VQX_DEVICE_BLOCKS && !ret; s++) ret = record(dev, s);
     return ret;
@@ -184,11 +193,11 @@ static int vulkan_finish(VqxDevice *base, unsigned s, const unsigned char **resu
     return 0;
 }
 
-/* The pictures' planes into the block's input buffer, rows at its pitch. */
+/* The pictures' planes into the block's staging buffer, rows at its pitch. */
 static void copy_frame(VulkanDevice *dev, unsigned s, const VqxPicture *ref,
                        const VqxPicture *dis)
 {
-    uint8_t *block = dev->input[s].map;
+    uint8_t *block = dev->staging[s].map;
     for (unsigned which = 0; which < 2; which++) {
         const VqxPicture *pic = which ? dis : ref;
         for (unsigned p = 0; p < dev->in.n_planes; p++) {

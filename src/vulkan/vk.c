@@ -22,6 +22,7 @@
     X(vkCreateCommandPool) X(vkDestroyCommandPool) X(vkAllocateCommandBuffers) \
     X(vkFreeCommandBuffers) X(vkBeginCommandBuffer) X(vkEndCommandBuffer) \
     X(vkCmdBindPipeline) X(vkCmdPushConstants) X(vkCmdDispatch) X(vkCmdPipelineBarrier) \
+    X(vkCmdCopyBuffer) X(vkCmdFillBuffer) \
     X(vkCreateFence) X(vkDestroyFence) X(vkResetFences) X(vkWaitForFences) \
     X(vkQueueSubmit) X(vkDeviceWaitIdle)
 
@@ -238,7 +239,10 @@ static int memory_type(const VqxVk *vk, uint32_t bits, VkMemoryPropertyFlags wan
     return -1;
 }
 
-int vqx_vk_buffer(VqxVk *vk, VkDeviceSize size, VqxVkBuffer *b)
+/* A buffer in memory of the first type with the wanted properties, mapped
+ * when the host is to reach it. */
+static int make_buffer(VqxVk *vk, VkDeviceSize size, VkMemoryPropertyFlags want, int map,
+                       const char *what, VqxVkBuffer *b)
 {
     memset(b, 0, sizeof(*b));
     b->size = size;
@@ -252,11 +256,10 @@ int vqx_vk_buffer(VqxVk *vk, VkDeviceSize size, VqxVkBuffer *b)
     if (r) return vk_fail(vk, "vkCreateBuffer", r);
     VkMemoryRequirements req;
     vk->vkGetBufferMemoryRequirements(vk->device, b->buffer, &req);
-    const int type = memory_type(vk, req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                                         VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    const int type = memory_type(vk, req.memoryTypeBits, want);
     if (type < 0) {
         vqx_vk_buffer_free(vk, b);
-        return fail(vk, -ENOMEM, "vulkan: no host-visible coherent memory for a buffer");
+        return fail(vk, -ENOMEM, "vulkan: no %s memory for a buffer", what);
     }
     const VkMemoryAllocateFlagsInfo flags = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
@@ -271,7 +274,7 @@ int vqx_vk_buffer(VqxVk *vk, VkDeviceSize size, VqxVkBuffer *b)
         ret = vk_fail(vk, "vkAllocateMemory", r);
     else if ((r = vk->vkBindBufferMemory(vk->device, b->buffer, b->memory, 0)))
         ret = vk_fail(vk, "vkBindBufferMemory", r);
-    else if ((r = vk->vkMapMemory(vk->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->map)))
+    else if (map && (r = vk->vkMapMemory(vk->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->map)))
         ret = vk_fail(vk, "vkMapMemory", r);
     if (ret) {
         vqx_vk_buffer_free(vk, b);
@@ -282,6 +285,42 @@ int vqx_vk_buffer(VqxVk *vk, VkDeviceSize size, VqxVkBuffer *b)
     };
     b->address = vk->vkGetBufferDeviceAddress(vk->device, &where);
     return 0;
+}
+
+int vqx_vk_buffer(VqxVk *vk, VkDeviceSize size, VqxVkBuffer *b)
+{
+    return make_buffer(vk, size, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                       VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, 1, "host-visible coherent", b);
+}
+
+int vqx_vk_device_buffer(VqxVk *vk, VkDeviceSize size, VqxVkBuffer *b)
+{
+    int ret = make_buffer(vk, size, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, "device-local", b);
+    if (ret) return ret;
+    VqxVkCommands zero;
+    if (!(ret = vqx_vk_record(vk, &zero))) {
+        vk->vkCmdFillBuffer(zero.cmd, b->buffer, 0, VK_WHOLE_SIZE, 0);
+        ret = vqx_vk_end(vk, &zero);
+        if (!ret) ret = vqx_vk_run(vk, &zero, UINT64_MAX);
+        vqx_vk_commands_free(vk, &zero);
+    }
+    if (ret) vqx_vk_buffer_free(vk, b);
+    return ret;
+}
+
+void vqx_vk_copy(VqxVk *vk, const VqxVkCommands *c, const VqxVkBuffer *src,
+                 const VqxVkBuffer *dst, VkDeviceSize size)
+{
+    const VkBufferCopy region = { .size = size };
+    vk->vkCmdCopyBuffer(c->cmd, src->buffer, dst->buffer, 1, &region);
+    const VkMemoryBarrier barrier = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+        .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+        .dstAccessMask = VK_ACCESS_SHADER_READ_BIT,
+    };
+    vk->vkCmdPipelineBarrier(c->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, NULL, 0,
+                             NULL);
 }
 
 void vqx_vk_buffer_free(VqxVk *vk, VqxVkBuffer *b)

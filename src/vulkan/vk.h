@@ -29,8 +29,8 @@ const char *vqx_vk_device_name(const VqxVk *vk);
 /* The last failure's message. */
 const char *vqx_vk_error(const VqxVk *vk);
 
-/* A buffer of `size` bytes, host-visible and mapped (map), with its device
- * address for the shaders (address). */
+/* A buffer of `size` bytes with its device address for the shaders
+ * (address); a host-visible one is mapped (map), a device one is not. */
 typedef struct VqxVkBuffer {
     VkBuffer buffer;
     VkDeviceMemory memory;
@@ -40,6 +40,10 @@ typedef struct VqxVkBuffer {
 } VqxVkBuffer;
 
 int vqx_vk_buffer(VqxVk *vk, VkDeviceSize size, VqxVkBuffer *buffer);
+/* A buffer in the device's own memory, zero-filled, without a map: for what
+ * only the kernels touch (a discrete GPU's kernels read host-visible memory
+ * across the bus). */
+int vqx_vk_device_buffer(VqxVk *vk, VkDeviceSize size, VqxVkBuffer *buffer);
 void vqx_vk_buffer_free(VqxVk *vk, VqxVkBuffer *buffer);
 
 /* A compute kernel: SPIR-V with entry point "main", no descriptor sets,
@@ -65,6 +69,10 @@ typedef struct VqxVkCommands {
 int vqx_vk_record(VqxVk *vk, VqxVkCommands *c);
 void vqx_vk_dispatch(VqxVk *vk, const VqxVkCommands *c, const VqxVkKernel *kernel,
                      const void *push, uint32_t groups_x, uint32_t groups_y, uint32_t groups_z);
+/* Records a copy of size bytes from src to dst and a barrier that makes it
+ * visible to the dispatches after it. */
+void vqx_vk_copy(VqxVk *vk, const VqxVkCommands *c, const VqxVkBuffer *src,
+                 const VqxVkBuffer *dst, VkDeviceSize size);
 int vqx_vk_end(VqxVk *vk, const VqxVkCommands *c);
 /* Submits the recorded commands; vqx_vk_wait waits for them (up to
  * timeout_ns), vqx_vk_run does both. Host writes to mapped buffers before
