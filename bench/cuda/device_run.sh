@@ -39,7 +39,7 @@ if [[ $stages == *" build "* ]]; then
     log "build ok"
     for k in ${BLOCKS_VARIANTS:-}; do
         ("${MESON[@]}" setup build-n$k -Dwerror=true -Dc_args=-DVQX_DEVICE_BLOCKS=$k &&
-            ninja -C build-n$k tools/vqx tests/cuda_residency bench/cuda/cuda_bench) \
+            ninja -C build-n$k tools/vqx tests/device_residency bench/cuda/cuda_bench) \
             > /tmp/build-n$k.log 2>&1 &
     done
 fi
@@ -54,7 +54,7 @@ if [[ $stages == *" kernels "* ]]; then
 fi
 if [[ $stages == *" residency "* ]]; then
     log "residency"
-    ./build-dev/tests/cuda_residency 2>&1 | tee "$OUT/residency.log" | tail -8
+    ./build-dev/tests/device_residency 2>&1 | tee "$OUT/residency.log" | tail -8
 fi
 if [[ $stages == *" parity "* ]]; then
     log "parity"
@@ -117,7 +117,7 @@ if [[ $stages == *" blocks "* ]]; then
             tail -30 /tmp/build-n$k.log | tee -a "$OUT/blocks.log"
             continue
         fi
-        ./build-n$k/tests/cuda_residency >> "$OUT/blocks.log" 2>&1
+        ./build-n$k/tests/device_residency >> "$OUT/blocks.log" 2>&1
         echo "residency (blocks $k) exit $?" | tee -a "$OUT/blocks.log"
         # BLOCKS_PARITY_ONLY: the inputs of that parity (default the 48-frame clip; empty: all)
         only=(--only "${BLOCKS_PARITY_ONLY-nf_src01_q}")

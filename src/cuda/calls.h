@@ -13,7 +13,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "cuda/counters.h"
+#include "device/counters.h"
 
 /* 0 when code is cudaSuccess; otherwise writes "what: CUDA's message" to
  * err and returns -ENOMEM (allocation failures) or -EIO. */

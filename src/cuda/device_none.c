@@ -1,7 +1,9 @@
 /* The CUDA backend of a build without nvcc: there is no device to open. */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "device/counters.h"
 #include "device/device.h"
 
 int vqx_cuda_device_open(VqxDevice **dev, unsigned gpu, void *cuda_context, char *err, size_t len)
@@ -22,4 +24,9 @@ void *vqx_device_host_alloc(size_t bytes)
 void vqx_device_host_free(void *ptr)
 {
     (void)ptr;
+}
+
+void vqx_cuda_counters(VqxDeviceCounters *out)
+{
+    memset(out, 0, sizeof(*out));
 }

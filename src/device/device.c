@@ -2,6 +2,8 @@
  * every backend shares. */
 #include "device/device.h"
 
+#include "device/counters.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,6 +24,13 @@ int vqx_device_open(VqxDevice **dev, enum VqxBackend backend, unsigned gpu, void
     }
     snprintf(err, len, "unknown backend %d", (int)backend);
     return -EINVAL;
+}
+
+void vqx_device_counters(enum VqxBackend backend, VqxDeviceCounters *out)
+{
+    if (backend == VQX_BACKEND_CUDA) vqx_cuda_counters(out);
+    else if (backend == VQX_BACKEND_VULKAN) vqx_vk_counters(out);
+    else memset(out, 0, sizeof(*out));
 }
 
 void vqx_device_quiesce(VqxDevice *dev)

@@ -220,7 +220,9 @@ static int vulkan_launch(VqxDevice *base, unsigned s, const VqxPicture *ref,
     copy_frame(dev, s, ref, dis);
     memset(dev->result[s].map, 0, base->result_size);
     const int ret = vqx_vk_submit(dev->vk, &dev->commands[s]);
-    return ret ? failed(dev, ret) : 0;
+    if (ret) return failed(dev, ret);
+    vqx_vk_count_readback(base->result_size); /* the results the host reads once it waited */
+    return 0;
 }
 
 static const VqxDeviceOps vulkan_ops = {

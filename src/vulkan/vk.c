@@ -1,6 +1,8 @@
 /* The Vulkan compute runtime (vk.h). */
 #include "vulkan/vk.h"
 
+#include "device/counters.h"
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -43,6 +45,19 @@ struct VqxVk {
     VkCommandPool pool;
     char error[256];
 };
+
+static VqxDeviceCounters counters;
+
+void vqx_vk_counters(VqxDeviceCounters *out)
+{
+    vqx_counters_load(&counters, out);
+}
+
+void vqx_vk_count_readback(VkDeviceSize bytes)
+{
+    vqx_count(&counters.readbacks, 1);
+    vqx_count(&counters.readback_bytes, bytes);
+}
 
 /* Messages of vqx_vk_open's failures before a runtime exists. */
 static char open_error[256];
@@ -270,6 +285,7 @@ static int make_buffer(VqxVk *vk, VkDeviceSize size, VkMemoryPropertyFlags want,
         .allocationSize = req.size, .memoryTypeIndex = (uint32_t)type,
     };
     int ret = 0;
+    vqx_count(&counters.allocations, 1);
     if ((r = vk->vkAllocateMemory(vk->device, &alloc, NULL, &b->memory)))
         ret = vk_fail(vk, "vkAllocateMemory", r);
     else if ((r = vk->vkBindBufferMemory(vk->device, b->buffer, b->memory, 0)))
@@ -308,9 +324,10 @@ int vqx_vk_device_buffer(VqxVk *vk, VkDeviceSize size, VqxVkBuffer *b)
     return ret;
 }
 
-void vqx_vk_copy(VqxVk *vk, const VqxVkCommands *c, const VqxVkBuffer *src,
-                 const VqxVkBuffer *dst, VkDeviceSize size)
+void vqx_vk_copy(VqxVk *vk, VqxVkCommands *c, const VqxVkBuffer *src, const VqxVkBuffer *dst,
+                 VkDeviceSize size)
 {
+    if (src->map) c->upload_bytes += size; /* from host-visible memory: an upload */
     const VkBufferCopy region = { .size = size };
     vk->vkCmdCopyBuffer(c->cmd, src->buffer, dst->buffer, 1, &region);
     const VkMemoryBarrier barrier = {
@@ -380,6 +397,7 @@ int vqx_vk_record(VqxVk *vk, VqxVkCommands *c)
         .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = vk->pool,
         .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1,
     };
+    vqx_count(&counters.allocations, 1);
     VkResult r = vk->vkAllocateCommandBuffers(vk->device, &alloc, &c->cmd);
     if (r) return vk_fail(vk, "vkAllocateCommandBuffers", r);
     const VkFenceCreateInfo fence = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
@@ -426,12 +444,18 @@ int vqx_vk_submit(VqxVk *vk, const VqxVkCommands *c)
     const VkSubmitInfo submit = {
         .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &c->cmd,
     };
+    vqx_count(&counters.launches, 1);
+    if (c->upload_bytes) {
+        vqx_count(&counters.uploads, 1);
+        vqx_count(&counters.upload_bytes, c->upload_bytes);
+    }
     r = vk->vkQueueSubmit(vk->queue, 1, &submit, c->fence);
     return r ? vk_fail(vk, "vkQueueSubmit", r) : 0;
 }
 
 int vqx_vk_wait(VqxVk *vk, const VqxVkCommands *c, uint64_t timeout_ns)
 {
+    vqx_count(&counters.syncs, 1);
     const VkResult r = vk->vkWaitForFences(vk->device, 1, &c->fence, VK_TRUE, timeout_ns);
     return r ? vk_fail(vk, "vkWaitForFences", r) : 0;
 }

@@ -64,6 +64,7 @@ void vqx_vk_kernel_free(VqxVk *vk, VqxVkKernel *kernel);
 typedef struct VqxVkCommands {
     VkCommandBuffer cmd;
     VkFence fence;
+    VkDeviceSize upload_bytes; /* recorded copies from host-visible buffers */
 } VqxVkCommands;
 
 int vqx_vk_record(VqxVk *vk, VqxVkCommands *c);
@@ -71,8 +72,8 @@ void vqx_vk_dispatch(VqxVk *vk, const VqxVkCommands *c, const VqxVkKernel *kerne
                      const void *push, uint32_t groups_x, uint32_t groups_y, uint32_t groups_z);
 /* Records a copy of size bytes from src to dst and a barrier that makes it
  * visible to the dispatches after it. */
-void vqx_vk_copy(VqxVk *vk, const VqxVkCommands *c, const VqxVkBuffer *src,
-                 const VqxVkBuffer *dst, VkDeviceSize size);
+void vqx_vk_copy(VqxVk *vk, VqxVkCommands *c, const VqxVkBuffer *src, const VqxVkBuffer *dst,
+                 VkDeviceSize size);
 int vqx_vk_end(VqxVk *vk, const VqxVkCommands *c);
 /* Submits the recorded commands; vqx_vk_wait waits for them (up to
  * timeout_ns), vqx_vk_run does both. Host writes to mapped buffers before
@@ -82,5 +83,8 @@ int vqx_vk_submit(VqxVk *vk, const VqxVkCommands *c);
 int vqx_vk_wait(VqxVk *vk, const VqxVkCommands *c, uint64_t timeout_ns);
 int vqx_vk_run(VqxVk *vk, const VqxVkCommands *c, uint64_t timeout_ns);
 void vqx_vk_commands_free(VqxVk *vk, VqxVkCommands *c);
+/* Counts the host's read of `bytes` of a mapped buffer the kernels wrote
+ * (the results): the residency test's read-back (device/counters.h). */
+void vqx_vk_count_readback(VkDeviceSize bytes);
 
 #endif
