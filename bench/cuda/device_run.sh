@@ -2,7 +2,8 @@
 # Build, test and benchmark the CUDA backend on a GPU machine, in one go.
 # Run from the source root; ../shared holds the clips; logs go to $OUT.
 #   bench/cuda/device_run.sh [build] [kernels] [residency] [parity] [vulkan] [bench] [bench-v1] [blocks] [cli] [bench-cpu] [ncu]
-# BENCH_FEATURES: the features (or version=MODEL) of bench-v1. PARITY_ONLY, PARITY_SETS: the
+# BENCH_FEATURES: the features (or version=MODEL) of bench-v1; VULKAN_BENCH: those the vulkan
+# stage times on both backends (default psnr,motion). PARITY_ONLY, PARITY_SETS: the
 # parity's inputs and feature sets whose names contain them (default all).
 # A folder DEPS (default ../deps) may hold .deb files of jansson and
 # pkgconf, and a meson wheel, for images that lack them.
@@ -67,7 +68,7 @@ if [[ $stages == *" parity "* ]]; then
 fi
 if [[ $stages == *" vulkan "* ]]; then
     # the Vulkan backend on NVIDIA's driver (its loader unpacked beforehand, as
-    # DEVELOPERS.md says): kernel checks, parity (every input), psnr and motion's speed
+    # DEVELOPERS.md says): kernel checks, residency, parity (every input), speed
     icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
     [[ -f $icd ]] && export VK_DRIVER_FILES=$icd
     log "vulkan"
@@ -79,9 +80,15 @@ if [[ $stages == *" vulkan "* ]]; then
         --backend vulkan > "$OUT/vulkan_parity.log" 2>&1
     echo "vulkan parity exit $?" >> "$OUT/vulkan_parity.log"
     grep -E "^FAIL|values compared|parity exit|SKIP" "$OUT/vulkan_parity.log" | head -20
-    for geo in "1920 1080" "3840 2160"; do
-        for be in vulkan cuda; do
-            build-dev/bench/cuda/cuda_bench api $geo 8 1000 $be 0 psnr,motion | tee -a "$OUT/bench.log"
+    VQX_REQUIRE_VULKAN=1 ./build-dev/tests/device_residency vulkan > "$OUT/vulkan_residency.log" 2>&1
+    echo "vulkan residency exit $?" >> "$OUT/vulkan_residency.log"
+    tail -4 "$OUT/vulkan_residency.log"
+    # VULKAN_BENCH: the features (comma-separated) or models timed on both backends
+    for what in ${VULKAN_BENCH:-psnr,motion}; do
+        for geo in "1920 1080" "3840 2160"; do
+            for be in vulkan cuda; do
+                build-dev/bench/cuda/cuda_bench api $geo 8 1000 $be 0 $what | tee -a "$OUT/bench.log"
+            done
         done
     done
 fi
