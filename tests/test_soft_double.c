@@ -3,7 +3,8 @@
  * 64-bit integers, against the CPU's doubles: every result's bits equal,
  * on random operands of every magnitude, on close and cancelling ones, on
  * integers and halves (ties), subnormals, zeros of both signs, and on the
- * operand kinds of VIF's gain (integers of 32 bits, the eps constant).
+ * operand kinds of VIF's gain (integers of 32 bits, the eps constant); and
+ * the conversion of 64-bit integers to float (ADM's angle test).
  */
 #include <float.h>
 #include <inttypes.h>
@@ -63,6 +64,16 @@ static void expect(const char *what, double a, double b, uint64_t got, double wa
                want);
 }
 
+static void check_float_of_i64(int64_t k)
+{
+    const float want = (float)k;
+    uint32_t wb;
+    memcpy(&wb, &want, sizeof(wb));
+    const uint32_t got = sd_float_bits_of_i64(k);
+    if (got != wb && bad++ < 10)
+        printf("FAIL float_of_i64(%" PRId64 "): 0x%08x, CPU 0x%08x\n", k, got, wb);
+}
+
 static void check_pair(double a, double b)
 {
     expect("add", a, b, sd_add(bits(a), bits(b)), a + b);
@@ -90,6 +101,8 @@ int main(void)
         check_pair(a, b);
         const int64_t k = (int64_t)rnd64() >> (rnd() % 64);
         expect("from_i64", (double)k, 0, sd_from_i64(k), (double)k);
+        check_float_of_i64(k);
+        check_float_of_i64((int64_t)(0 - (uint64_t)k));
         const float f = (float)operand(ka);
         uint32_t fb;
         memcpy(&fb, &f, sizeof(fb));
@@ -102,6 +115,14 @@ int main(void)
     const unsigned ns = sizeof(special) / sizeof(special[0]);
     for (unsigned i = 0; i < ns; i++)
         for (unsigned j = 0; j < ns; j++) check_pair(special[i], special[j]);
+    /* ties and carries of the conversion to float */
+    for (int e = 0; e < 63; e++)
+        for (int64_t d = -3; d <= 3; d++) {
+            check_float_of_i64(((int64_t)1 << e) + d);
+            check_float_of_i64((((int64_t)1 << e) | ((int64_t)1 << (e > 24 ? e - 24 : 0))) + d);
+        }
+    check_float_of_i64(INT64_MIN);
+    check_float_of_i64(INT64_MAX);
     /* VIF's gain: g = sigma12 / (sigma1_sq + eps), g * sigma12, g * g * sigma1_sq */
     for (unsigned i = 0; i < n / 4; i++) {
         const int32_t s1 = (int32_t)(rnd() >> 1) | 131072, s12 = (int32_t)rnd() >> (rnd() % 31);

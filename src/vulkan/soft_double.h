@@ -217,6 +217,26 @@ SD_FN uint64_t sd_from_float_bits(sd_uint f)
     return s | (SD_U64(e - 127 + 1023) << 52) | (m << 29);
 }
 
+/* The float nearest an integer (ties to even), as its bits: the C's
+ * (float)x, which ADM's angle test takes before widening to double. */
+SD_FN sd_uint sd_float_bits_of_i64(int64_t x)
+{
+    if (x == 0L) return 0u;
+    const sd_uint s = x < 0L ? 0x80000000u : 0u;
+    uint64_t m = x < 0L ? 0UL - SD_U64(x) : SD_U64(x);
+    const sd_uint lz = SD_CLZ64(m);
+    m <<= lz; /* top bit at bit 63: 24 bits kept, 40 rounded off */
+    uint64_t kept = m >> 40;
+    const uint64_t rest = m << 24;
+    if ((rest >> 63) != 0UL && ((rest << 1) != 0UL || (kept & 1UL) != 0UL)) kept += 1UL;
+    sd_uint e = 63u - lz + 127u; /* biased exponent of the top bit */
+    if ((kept >> 24) != 0UL) { /* rounded up to 2^24 */
+        kept >>= 1;
+        e += 1u;
+    }
+    return s | (e << 23) | (SD_UINT(kept) & 0x7fffffu);
+}
+
 /* The integer part, toward zero, of a double below 2^63 in magnitude. */
 SD_FN int64_t sd_to_i64(uint64_t a)
 {
