@@ -81,18 +81,18 @@ SD_FN uint64_t sd_round_pack(uint64_t s, uint64_t v, int e, SD_BOOL sticky)
         biased = 0;
     }
     uint64_t kept, rest;
-    SD_BOOL half, below;
+    SD_BOOL at_half, below; /* "half" is a reserved word of GLSL */
     if (shift >= 64) {
         kept = 0UL;
-        half = shift == 64 && (v >> 63) != 0UL;
+        at_half = shift == 64 && (v >> 63) != 0UL;
         below = shift == 64 ? ((v << 1) != 0UL || sticky) : (v != 0UL || sticky);
     } else {
         kept = v >> SD_UINT(shift);
         rest = v << SD_UINT(64 - shift);
-        half = (rest >> 63) != 0UL;
+        at_half = (rest >> 63) != 0UL;
         below = (rest << 1) != 0UL || sticky;
     }
-    if (half && (below || (kept & 1UL) != 0UL)) kept += 1UL;
+    if (at_half && (below || (kept & 1UL) != 0UL)) kept += 1UL;
     if (biased == 0) {
         /* subnormal, or rounded up into the smallest normal: the hidden
          * bit then lands on the exponent field's 1 */
