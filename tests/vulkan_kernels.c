@@ -1,15 +1,20 @@
 /*
  * The Vulkan kernels against the CPU's scalar C, stage by stage, on random
- * planes with extremes (0, peak, alternating) at every bit depth and at odd
- * sizes: every value equal. A failure prints the first differing position.
+ * planes with extremes (0, peak, alternating), flat planes and noisy copies
+ * at every bit depth and at odd sizes: every value equal. A failure prints
+ * the first differing position.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "device/adm_twin.h"
 #include "feature/motion.h"
 #include "feature/psnr_dsp.h"
+#include "feature/registry.h"
+#include "options.h"
+#include "vulkan/shaders/adm_work.h"
 #include "vulkan/kernels.h"
 #include "vulkan_check.h"
 #include "xorshift.h"
@@ -25,9 +30,10 @@ static const uint64_t timeout_ns = 60ull * 1000000000ull;
         } \
     } while (0)
 
-enum { CONTENT_RANDOM, CONTENT_ZERO_PEAK, CONTENT_ALTERNATING, CONTENT_FLAT, N_CONTENTS };
+enum { CONTENT_RANDOM, CONTENT_ZERO_PEAK, CONTENT_ALTERNATING, CONTENT_FLAT, CONTENT_NOISY,
+       N_CONTENTS };
 static const char *const content_names[N_CONTENTS] = { "random", "0 against peak", "alternating",
-                                                       "flat" };
+                                                       "flat", "noisy copy" };
 
 /* A plane's samples at row pitch `pitch` (in samples). */
 static void fill(void *plane, unsigned pitch, unsigned w, unsigned h, unsigned bpc, int content,
@@ -42,6 +48,13 @@ static void fill(void *plane, unsigned pitch, unsigned w, unsigned h, unsigned b
                 case CONTENT_RANDOM: v = rnd() & peak; break;
                 case CONTENT_ZERO_PEAK: v = second ? peak : 0; break;
                 case CONTENT_ALTERNATING: v = ((x + y + (unsigned)second) & 1) ? peak : 0; break;
+                case CONTENT_NOISY: { /* the same random plane, the second off by -4 to 4 */
+                    const int base = (int)((((x * 73856093u) ^ (y * 19349663u)) * 2654435761u >> 7) &
+                                           peak);
+                    const int n = second ? (int)(rnd() % 9) - 4 : 0;
+                    v = (unsigned)(base + n < 0 ? 0 : base + n > (int)peak ? (int)peak : base + n);
+                    break;
+                }
                 default: v = peak / 2; break;
                 }
             }
@@ -167,6 +180,169 @@ static void check_motion(const VqxVkMotionKernels *k, unsigned w, unsigned h, un
     vqx_vk_buffer_free(vk, &total);
 }
 
+/* The differences of 32-bit values over rows [top, bottom) and columns
+ * [left, right), the device's rows `stride` apart, the C's want_stride (0:
+ * one row for each); the first one printed. */
+static unsigned differ_region(const void *got, const void *want, size_t stride,
+                              size_t want_stride, int top, int bottom, int left, int right,
+                              const char *what, const char *where)
+{
+    unsigned bad = 0;
+    for (int i = top; i < bottom; i++)
+        for (int j = left; j < right; j++) {
+            const uint32_t g = ((const uint32_t *)got)[(size_t)i * stride + (size_t)j];
+            const uint32_t w = ((const uint32_t *)want)[(size_t)i * want_stride + (size_t)j];
+            if (g != w && !bad++)
+                printf("FAIL adm %s: %s at (%d, %d): %d, C %d\n", where, what, j, i, (int32_t)g,
+                       (int32_t)w);
+        }
+    return bad;
+}
+
+static unsigned differ64(const uint64_t *got, const uint64_t *want, unsigned n, const char *what,
+                         const char *where, int row)
+{
+    unsigned bad = 0;
+    for (unsigned q = 0; q < n; q++)
+        if (got[q] != want[q] && !bad++)
+            printf("FAIL adm %s: %s (row %d), sum %u: %" PRId64 ", C %" PRId64 "\n", where, what,
+                   row, q, (int64_t)got[q], (int64_t)want[q]);
+    return bad;
+}
+
+/* Level by level from the CPU's approximation bands of the level before:
+ * the DWT's bands, the decoupled parts, the masking terms, each scored
+ * row's sums after its rounding and the level's sums. */
+static void check_adm(const VqxVkAdmKernels *k, unsigned w, unsigned h, unsigned bpc, int content,
+                      const char *opts)
+{
+    char where[160], kv[160], err[256], what[64];
+    snprintf(where, sizeof(where), "%ux%u %u-bit %s [%s]", w, h, bpc, content_names[content], opts);
+    snprintf(kv, sizeof(kv), "%s", opts);
+    AdmState *s = calloc(1, sizeof(*s));
+    const VqxFrameFormat fmt = { .layout = VQX_PIX_400, .bpc = bpc, .w = w, .h = h };
+    const VqxFeatureExtractor *fex = vqx_registry_find("adm", VQX_BACKEND_CPU);
+    if (!s || vqx_options_apply(fex, s, kv, err, sizeof(err)) || fex->init(s, &fmt, NULL)) {
+        CHECK(0, "adm %s: cpu set-up", where);
+        free(s);
+        return;
+    }
+    PlanePair pp;
+    plane_pair(&pp, w, h, bpc, content);
+    VqxPicture pic[2] = { { .layout = VQX_PIX_400, .bpc = bpc }, { .layout = VQX_PIX_400, .bpc = bpc } };
+    for (int p = 0; p < 2; p++) {
+        pic[p].w[0] = w, pic[p].h[0] = h;
+        pic[p].stride[0] = (ptrdiff_t)pp.pitch_words * 4;
+        pic[p].data[0] = p ? pp.b.map : pp.a.map;
+    }
+    VqxVkBuffer work, rows, total;
+    VK(vqx_vk_buffer(vk, vqx_vk_adm_work_bytes(s), &work));
+    VK(vqx_vk_buffer(vk, vqx_vk_adm_rows_bytes(s), &rows));
+    VK(vqx_vk_buffer(vk, 8 * ADM_SCALES * ADM_ROW_SUMS, &total));
+    const size_t stride = (size_t)s->stride, plane = stride * (size_t)s->level[0].h;
+    int32_t *planes = work.map;
+    const VqxVkAdmFrame frame = { pp.a.address, pp.b.address, pp.pitch_words, work.address,
+                                  rows.address, total.address };
+    uint32_t *sum = malloc(4 * stride), *centre = malloc(4 * stride);
+    uint64_t (*ref_rows)[3] = malloc(sizeof(*ref_rows) * (size_t)s->level[0].h);
+    int64_t (*num_rows)[3] = malloc(sizeof(*num_rows) * (size_t)s->level[0].h);
+    int64_t (*aim_rows)[3] = malloc(sizeof(*aim_rows) * (size_t)s->level[0].h);
+    if (!sum || !centre || !ref_rows || !num_rows || !aim_rows) exit(1);
+    static const char *const band_name[3] = { "h", "v", "d" };
+    unsigned bad = 0;
+    for (int level = 0; level < ADM_SCALES && !bad; level++) {
+        const AdmLevel *lv = &s->level[level];
+        if (level) /* the CPU's approximation bands of the level before */
+            for (int p = 0; p < 2; p++)
+                memcpy(planes + ADM_WORK_APPROX(p, (level - 1) & 1) * plane, p ? s->dis_a : s->ref_a,
+                       4 * plane);
+        memset(total.map, 0, 8 * ADM_SCALES * ADM_ROW_SUMS);
+        VqxVkCommands c;
+        VK(vqx_vk_record(vk, &c));
+        vqx_vk_adm_record(vk, &c, k, s, level, &frame);
+        VK(vqx_vk_end(vk, &c));
+        VK(vqx_vk_run(vk, &c, timeout_ns));
+        vqx_vk_commands_free(vk, &c);
+
+        vqx_adm_dwt_level(s, level, &pic[0], s->ref_a, s->ref_band);
+        vqx_adm_dwt_level(s, level, &pic[1], s->dis_a, s->dis_band);
+        for (int p = 0; p < 2; p++) {
+            snprintf(what, sizeof(what), "level %d %s approximation", level, p ? "dis" : "ref");
+            bad += differ_region(planes + ADM_WORK_APPROX(p, level & 1) * plane,
+                                 p ? s->dis_a : s->ref_a, stride, stride, 0, lv->h, 0, lv->w, what,
+                                 where);
+            for (int b = 0; b < 3; b++) {
+                snprintf(what, sizeof(what), "level %d %s band %s", level, p ? "dis" : "ref",
+                         band_name[b]);
+                bad += differ_region(planes + ADM_WORK_BAND(p, b) * plane,
+                                     p ? s->dis_band[b] : s->ref_band[b], stride, stride, 0,
+                                     lv->h, 0, lv->w, what, where);
+            }
+        }
+        if (!vqx_adm_twin_scored(s, level)) continue;
+
+        vqx_adm_decouple(s, level);
+        const AdmRegion g = lv->grown, r = lv->roi;
+        for (int b = 0; b < 3; b++) {
+            snprintf(what, sizeof(what), "level %d restored %s", level, band_name[b]);
+            bad += differ_region(planes + ADM_WORK_RESTORED(b) * plane, s->restored[b], stride,
+                                 stride, g.top, g.bottom, g.left, g.right, what, where);
+            snprintf(what, sizeof(what), "level %d additive %s", level, band_name[b]);
+            bad += differ_region(planes + ADM_WORK_ADDITIVE(b) * plane, s->additive[b], stride,
+                                 stride, g.top, g.bottom, g.left, g.right, what, where);
+        }
+        for (int m = 0; m < (s->skip_aim ? 1 : 2); m++)
+            for (int i = g.top; i < g.bottom; i++) {
+                vqx_adm_mask_terms(s, level, m ? s->restored : s->additive, i, sum, centre);
+                snprintf(what, sizeof(what), "level %d masking of %s", level,
+                         m ? "restored" : "additive");
+                bad += differ_region(planes + ADM_WORK_MASK_SUM(m) * plane, sum, stride, 0, i,
+                                     i + 1, g.left, g.right, what, where);
+                bad += differ_region(planes + ADM_WORK_MASK_CENTRE(m) * plane, centre, stride, 0,
+                                     i, i + 1, g.left, g.right, what, where);
+            }
+        uint64_t ref_sums[3], want[ADM_ROW_SUMS];
+        int64_t num_sums[3], aim_sums[3] = { 0, 0, 0 };
+        vqx_adm_reference_sums(s, level, ref_sums, ref_rows);
+        vqx_adm_masked_sums(s, level, s->restored, s->additive, num_sums, num_rows);
+        if (!s->skip_aim)
+            vqx_adm_masked_sums(s, level, s->additive, s->restored, aim_sums, aim_rows);
+        const int n_rows = r.bottom - r.top;
+        const uint64_t *got_rows = rows.map;
+        for (int i = 0; i < n_rows; i++) {
+            uint64_t got[ADM_ROW_SUMS];
+            for (int b = 0; b < 3; b++) {
+                want[b] = adm_round_row_u64(ref_rows[i][b], lv->ref_row_shift);
+                want[3 + b] = (uint64_t)adm_round_row(num_rows[i][b], lv->row_shift);
+                want[6 + b] = s->skip_aim ? 0 : (uint64_t)adm_round_row(aim_rows[i][b], lv->row_shift);
+            }
+            for (int q = 0; q < ADM_ROW_SUMS; q++) got[q] = got_rows[(size_t)q * n_rows + i];
+            snprintf(what, sizeof(what), "level %d row sums", level);
+            bad += differ64(got, want, ADM_ROW_SUMS, what, where, r.top + i);
+        }
+        for (int b = 0; b < 3; b++) {
+            want[b] = ref_sums[b];
+            want[3 + b] = (uint64_t)num_sums[b];
+            want[6 + b] = (uint64_t)aim_sums[b];
+        }
+        snprintf(what, sizeof(what), "level %d sums", level);
+        bad += differ64((const uint64_t *)total.map + ADM_ROW_SUMS * level, want, ADM_ROW_SUMS,
+                        what, where, -1);
+    }
+    CHECK(!bad, "adm %s: %u differences", where, bad);
+    free(sum);
+    free(centre);
+    free(ref_rows);
+    free(num_rows);
+    free(aim_rows);
+    vqx_vk_buffer_free(vk, &work);
+    vqx_vk_buffer_free(vk, &rows);
+    vqx_vk_buffer_free(vk, &total);
+    plane_pair_free(&pp);
+    fex->close(s);
+    free(s);
+}
+
 int main(void)
 {
     vk = vulkan_device_or_skip();
@@ -193,6 +369,26 @@ int main(void)
                 check_motion(&motion, motion_sizes[s][0], motion_sizes[s][1], depths[d], content);
             }
     vqx_vk_motion_kernels_free(vk, &motion);
+    VqxVkAdmKernels adm;
+    VK(vqx_vk_adm_kernels(vk, &adm));
+    /* the smallest, odd sizes, several workgroups wide */
+    static const unsigned adm_sizes[][2] = { { 33, 33 }, { 37, 45 }, { 67, 34 }, { 601, 35 } };
+    static const char *const adm_opts[] = {
+        "",
+        "adm_enhn_gain_limit=1",
+        /* Barten weights beyond the fixed-point range: the CPU's wrap-arounds */
+        "adm_csf_mode=1:adm_csf_scale=2:adm_csf_diag_scale=0.5",
+        "adm_skip_aim=true:adm_skip_scale0=true:adm_ref_display_height=2160",
+    };
+    for (unsigned d = 0; d < 4; d++)
+        for (unsigned s = 0; s < sizeof(adm_sizes) / sizeof(adm_sizes[0]); s++)
+            for (int content = 0; content < N_CONTENTS; content++)
+                for (unsigned o = 0; o < sizeof(adm_opts) / sizeof(adm_opts[0]); o++) {
+                    rng = 11 + d * 977 + s * 31 + (unsigned)content * 7 + o;
+                    check_adm(&adm, adm_sizes[s][0], adm_sizes[s][1], depths[d], content,
+                              adm_opts[o]);
+                }
+    vqx_vk_adm_kernels_free(vk, &adm);
     vqx_vk_close(vk);
     return check_report();
 }

@@ -45,6 +45,7 @@ extern const VqxFeatureExtractor vqx_fex_psnr_hvs_cuda;
 #ifdef VQX_HAVE_VULKAN
 extern const VqxFeatureExtractor vqx_fex_psnr_vulkan;
 extern const VqxFeatureExtractor vqx_fex_motion_vulkan;
+extern const VqxFeatureExtractor vqx_fex_adm_vulkan;
 #endif
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
@@ -88,6 +89,7 @@ static const VqxFeatureExtractor *const extractors[] = {
 #ifdef VQX_HAVE_VULKAN
     &vqx_fex_psnr_vulkan,
     &vqx_fex_motion_vulkan,
+    &vqx_fex_adm_vulkan,
 #endif
     NULL
 };

@@ -6,6 +6,7 @@
 #ifndef VQX_VULKAN_KERNELS_H
 #define VQX_VULKAN_KERNELS_H
 
+#include "feature/adm_fixed.h"
 #include "vulkan/vk.h"
 
 /* ---- total[index] = the sum of n 64-bit integers at terms (exact) ---- */
@@ -57,5 +58,33 @@ typedef struct VqxVkMotionPlane {
 
 void vqx_vk_motion_record(VqxVk *vk, const VqxVkCommands *c, const VqxVkMotionKernels *k,
                           const VqxVkMotionPlane *plane);
+
+/* ---- integer adm: one level of adm.c's stages. The work buffer holds
+ * shaders/adm_work.h's planes, the rows buffer each scored row's sums ---- */
+typedef struct VqxVkAdmKernels {
+    VqxVkKernel dwt, decouple, rows, sum;
+} VqxVkAdmKernels;
+
+int vqx_vk_adm_kernels(VqxVk *vk, VqxVkAdmKernels *k);
+void vqx_vk_adm_kernels_free(VqxVk *vk, VqxVkAdmKernels *k);
+
+/* The two buffers' sizes for the state's geometry (AdmState.stride set). */
+size_t vqx_vk_adm_work_bytes(const AdmState *s);
+size_t vqx_vk_adm_rows_bytes(const AdmState *s);
+
+typedef struct VqxVkAdmFrame {
+    VkDeviceAddress ref, dis;       /* the lumas, level 0's input */
+    uint32_t pitch_words;
+    VkDeviceAddress work, rows;
+    VkDeviceAddress total;          /* device/adm_twin.h's result block */
+} VqxVkAdmFrame;
+
+/* Level `level`: the DWT of both pictures (the lumas, or the level
+ * before's approximation bands in work) into work; when the level is
+ * scored, the decoupling and the masking terms (work), each scored row's
+ * nine sums after the row's rounding (rows: sum q of row r at
+ * q * n_rows + r) and the level's nine sums into total. */
+void vqx_vk_adm_record(VqxVk *vk, const VqxVkCommands *c, const VqxVkAdmKernels *k,
+                       const AdmState *s, int level, const VqxVkAdmFrame *f);
 
 #endif
