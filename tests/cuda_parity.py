@@ -16,7 +16,7 @@ eight, or those whose SpEED prescale the chroma planes allow).
 Then cambi's failure on luma above the peak must read the same on both
 backends, and its heatmap files must be equal.
 
-The Vulkan backend has twins of psnr and motion so far: with --backend
+The Vulkan backend has twins of psnr, motion and adm so far: with --backend
 vulkan every input runs the VULKAN_SETS instead, and --skip-large leaves out
 the 3840x2160 inputs (lavapipe, Vulkan on the CPU, in CI).
 
@@ -135,8 +135,11 @@ FULL_REF_INPUTS = ("deb_cockatoo_x264_150k_1280x720_8f_420p8", "nf_src01_576x324
                    "ramp 10-bit odd", "ramp 8-bit 16x216", "banded ramp 8-bit 3840x2160")
 # The Vulkan twins' features, at their defaults and with their other options.
 VULKAN_SETS = {"vulkan": (["psnr=enable_mse=true:enable_apsnr=true", "motion=debug=true"], []),
+               "vulkan adm": (["adm=debug=true"], []),
                **{f"vulkan options {i + 1}": ([o], []) for i, o in enumerate(
-                   o for o in OPTIONS if o.startswith(("psnr", "motion")))}}
+                   o for o in OPTIONS if o.startswith(("psnr", "motion", "adm")))}}
+# the smallest frame side each Vulkan twin takes: motion's blur, adm's 4-level DWT
+VULKAN_MIN_SIDE = {"motion": 3, "adm": 33}
 
 
 def v1_models(*names):
@@ -526,9 +529,10 @@ def main():
     for name, argv, sets, geometry in inputs:
         if args.only and args.only not in name:
             continue
-        if device == "vulkan":  # motion needs 3x3
+        if device == "vulkan":
             runs = {k: v for k, v in VULKAN_SETS.items()
-                    if min(geometry[:2]) >= 3 or not any(f.startswith("motion") for f in v[0])}
+                    if all(min(geometry[:2]) >= VULKAN_MIN_SIDE.get(f.split("=")[0], 1)
+                           for f in v[0])}
         elif sets in SMALL:
             runs = {sets: SMALL[sets]}
         elif sets == "ssim all":
