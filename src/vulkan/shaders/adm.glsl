@@ -102,10 +102,10 @@ void adm_decouple(const int o[3], const int t[3], uint cos_1deg_sq_bits, uint64_
         int rb = restored[b];
         if (same_angle && k[b] > 0 && ob != 0) {
             const int64_t e = sd_to_i64(sd_mul(sd_from_i64(widen(restored[b])), gain_limit));
-            rb = int(ob > 0 ? min(e, int64_t(tb)) : max(e, int64_t(tb)));
+            rb = int(ob > 0 ? min(e, widen(tb)) : max(e, widen(tb)));
         }
         r[b] = rb;
-        a[b] = int(int64_t(tb) - int64_t(rb));
+        a[b] = tb - rb; // modulo 2^32, as adm_wrap32 of the 64-bit difference
     }
 }
 
