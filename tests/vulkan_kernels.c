@@ -49,8 +49,8 @@ static void fill(void *plane, unsigned pitch, unsigned w, unsigned h, unsigned b
                 case CONTENT_ZERO_PEAK: v = second ? peak : 0; break;
                 case CONTENT_ALTERNATING: v = ((x + y + (unsigned)second) & 1) ? peak : 0; break;
                 case CONTENT_NOISY: { /* the same random plane, the second off by -4 to 4 */
-                    const int base = (int)((((x * 73856093u) ^ (y * 19349663u)) * 2654435761u >> 7) &
-                                           peak);
+                    const unsigned hash = ((x * 73856093u) ^ (y * 19349663u)) * 2654435761u;
+                    const int base = (int)((hash >> 7) & peak);
                     const int n = second ? (int)(rnd() % 9) - 4 : 0;
                     v = (unsigned)(base + n < 0 ? 0 : base + n > (int)peak ? (int)peak : base + n);
                     break;
@@ -229,9 +229,9 @@ static void check_adm(const VqxVkAdmKernels *k, unsigned w, unsigned h, unsigned
     }
     PlanePair pp;
     plane_pair(&pp, w, h, bpc, content);
-    VqxPicture pic[2] = { { .layout = VQX_PIX_400, .bpc = bpc }, { .layout = VQX_PIX_400, .bpc = bpc } };
+    VqxPicture pic[2] = { { .layout = VQX_PIX_400 }, { .layout = VQX_PIX_400 } };
     for (int p = 0; p < 2; p++) {
-        pic[p].w[0] = w, pic[p].h[0] = h;
+        pic[p].bpc = bpc, pic[p].w[0] = w, pic[p].h[0] = h;
         pic[p].stride[0] = (ptrdiff_t)pp.pitch_words * 4;
         pic[p].data[0] = p ? pp.b.map : pp.a.map;
     }
@@ -254,8 +254,8 @@ static void check_adm(const VqxVkAdmKernels *k, unsigned w, unsigned h, unsigned
         const AdmLevel *lv = &s->level[level];
         if (level) /* the CPU's approximation bands of the level before */
             for (int p = 0; p < 2; p++)
-                memcpy(planes + ADM_WORK_APPROX(p, (level - 1) & 1) * plane, p ? s->dis_a : s->ref_a,
-                       4 * plane);
+                memcpy(planes + ADM_WORK_APPROX(p, (level - 1) & 1) * plane,
+                       p ? s->dis_a : s->ref_a, 4 * plane);
         memset(total.map, 0, 8 * ADM_SCALES * ADM_ROW_SUMS);
         VqxVkCommands c;
         VK(vqx_vk_record(vk, &c));
@@ -314,7 +314,8 @@ static void check_adm(const VqxVkAdmKernels *k, unsigned w, unsigned h, unsigned
             for (int b = 0; b < 3; b++) {
                 want[b] = adm_round_row_u64(ref_rows[i][b], lv->ref_row_shift);
                 want[3 + b] = (uint64_t)adm_round_row(num_rows[i][b], lv->row_shift);
-                want[6 + b] = s->skip_aim ? 0 : (uint64_t)adm_round_row(aim_rows[i][b], lv->row_shift);
+                want[6 + b] =
+                    s->skip_aim ? 0 : (uint64_t)adm_round_row(aim_rows[i][b], lv->row_shift);
             }
             for (int q = 0; q < ADM_ROW_SUMS; q++) got[q] = got_rows[(size_t)q * n_rows + i];
             snprintf(what, sizeof(what), "level %d row sums", level);

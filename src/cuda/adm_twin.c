@@ -89,8 +89,8 @@ static int record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
         const VqxCudaAdmLevel p = vqx_cuda_adm_params(s, k);
         ret = vqx_device_launched(dev, vqx_cuda_adm_level(
             &p, src, k ? (size_t)s->stride : f->pitch[0] / bps, in_w, in_h, s->bpc, approx, &work,
-            s->cos_1deg_sq, s->gain_limit, (unsigned long long *)sums + k * VQX_ADM_TWIN_SUMS, NULL,
-            f->stream), "adm");
+            s->cos_1deg_sq, s->gain_limit, (unsigned long long *)sums + k * VQX_ADM_TWIN_SUMS,
+            NULL, f->stream), "adm");
     }
     return ret;
 }

@@ -59,7 +59,8 @@ void main()
         int64_t lo[4], hi[4]; // int32 as the C's rows
         for (int c = 0; c < 4; c++) {
             int64_t v[4];
-            for (int k = 0; k < 4; k++) v[k] = p.work.v[src + uint(rows[k]) * p.pitch + uint(cols[c])];
+            for (int k = 0; k < 4; k++)
+                v[k] = p.work.v[src + uint(rows[k]) * p.pitch + uint(cols[c])];
             lo[c] = int(adm_dwt_32(db2_lo, v, p.v_add, p.v_shift));
             hi[c] = int(adm_dwt_32(db2_hi, v, p.v_add, p.v_shift));
         }

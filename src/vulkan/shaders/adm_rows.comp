@@ -42,7 +42,8 @@ uint threshold(uint m, int i, int j)
     const uint rows[3] = uint[3](uint(up) * p.stride, uint(i) * p.stride, uint(down) * p.stride);
     uint box = 0u;
     for (int k = 0; k < 3; k++)
-        box += uint(p.work.v[sum + rows[k] + uint(left)]) + uint(p.work.v[sum + rows[k] + uint(j)]) +
+        box += uint(p.work.v[sum + rows[k] + uint(left)]) +
+               uint(p.work.v[sum + rows[k] + uint(j)]) +
                uint(p.work.v[sum + rows[k] + uint(right)]);
     return box - uint(p.work.v[sum + rows[1] + uint(j)]) +
            uint(p.work.v[ADM_WORK_MASK_CENTRE(m) * p.plane_words + rows[1] + uint(j)]);
@@ -66,8 +67,9 @@ void main()
         const uint o = uint(i) * p.stride + j;
         for (int b = 0; b < 3; b++) {
             const int x = p.work.v[ADM_WORK_BAND(0u, uint(b)) * p.plane_words + o];
-            sums[b] += p.level == 0u ? adm_reference_cube_16(x)
-                       : adm_reference_cube_32(x, adm_reference_sq_shift(p.level), p.ref_cube_shift);
+            sums[b] += p.level == 0u
+                ? adm_reference_cube_16(x)
+                : adm_reference_cube_32(x, adm_reference_sq_shift(p.level), p.ref_cube_shift);
         }
         const uint thr_num = threshold(0u, i, int(j));
         for (int b = 0; b < 3; b++)
