@@ -1,22 +1,15 @@
 #include <errno.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cuda.h>
 
 #include "cuda/calls.h"
+#include "device/copier.h"
 #include "cuda/device.h"
 #include "cuda/kernels.h"
-
-/* Staging copies of frames above this size are split over helper threads:
- * one thread's memcpy into pinned memory (about 9 GB/s on the H200 host)
- * would cap 4K VMAF near 600 frames per second. */
-#define PARALLEL_COPY_BYTES ((size_t)1 << 20)
-#define MAX_COPY_THREADS 8
 
 /* A member's branch of the graph: its kernels run beside the other
  * twins' (the small launches of coarse scales and deep levels do not fill
@@ -25,16 +18,6 @@ typedef struct Branch {
     cudaStream_t stream;
     cudaEvent_t joined;
 } Branch;
-
-typedef struct CopyJob {
-    const VqxPicture *ref, *dis;
-    uint8_t *dst;
-} CopyJob;
-
-typedef struct Copier {
-    struct CudaDevice *dev;
-    unsigned part;
-} Copier;
 
 typedef struct CudaDevice {
     VqxDevice base;
@@ -56,16 +39,7 @@ typedef struct CudaDevice {
     void **allocs;
     unsigned n_allocs;
 
-    /* helpers of the staging copy: thread t copies the t-th share of the
-     * rows of every plane; the sender takes share 0 */
-    pthread_t copy_thread[MAX_COPY_THREADS];
-    Copier copier[MAX_COPY_THREADS];
-    unsigned n_copiers;          /* sender included */
-    pthread_mutex_t copy_lock;
-    pthread_cond_t copy_go, copy_done;
-    CopyJob job;
-    unsigned job_generation, jobs_left;
-    bool copy_stop, copy_ready;
+    VqxCopier copier;           /* caller's pictures into the staging block */
 
     /* optional GPU timing of the chain (benchmark) */
     cudaEvent_t t_begin[VQX_DEVICE_BLOCKS], t_end[VQX_DEVICE_BLOCKS];
@@ -83,100 +57,6 @@ static int fail(CudaDevice *dev, cudaError_t code, const char *what)
     return ret;
 }
 
-/* ---- the staging copy ---- */
-
-/* Share `part` of `parts` of the rows of every plane of both pictures. */
-static void copy_share(const CudaDevice *dev, const CopyJob *job, unsigned part, unsigned parts)
-{
-    for (unsigned which = 0; which < 2; which++) {
-        const VqxPicture *pic = which ? job->dis : job->ref;
-        for (unsigned p = 0; p < dev->in.n_planes; p++) {
-            const unsigned h = dev->in.plane_h[p];
-            const unsigned y0 = (unsigned)((uint64_t)h * part / parts);
-            const unsigned y1 = (unsigned)((uint64_t)h * (part + 1) / parts);
-            uint8_t *out = job->dst + dev->in.plane_off[which][p];
-            const size_t row = dev->in.row_bytes[p];
-            const uint8_t *in = pic->data[p];
-            if (pic->stride[p] == (ptrdiff_t)row) {
-                memcpy(out + y0 * row, in + y0 * row, row * (y1 - y0));
-                continue;
-            }
-            for (unsigned y = y0; y < y1; y++)
-                memcpy(out + y * row, in + (ptrdiff_t)y * pic->stride[p], row);
-        }
-    }
-}
-
-static void *copy_main(void *arg)
-{
-    const Copier *c = arg;
-    CudaDevice *dev = c->dev;
-    unsigned seen = 0;
-    pthread_mutex_lock(&dev->copy_lock);
-    for (;;) {
-        while (dev->job_generation == seen && !dev->copy_stop)
-            pthread_cond_wait(&dev->copy_go, &dev->copy_lock);
-        if (dev->copy_stop) break;
-        seen = dev->job_generation;
-        const CopyJob job = dev->job;
-        pthread_mutex_unlock(&dev->copy_lock);
-        copy_share(dev, &job, c->part, dev->n_copiers);
-        pthread_mutex_lock(&dev->copy_lock);
-        if (!--dev->jobs_left) pthread_cond_signal(&dev->copy_done);
-    }
-    pthread_mutex_unlock(&dev->copy_lock);
-    return NULL;
-}
-
-static void copy_frame(CudaDevice *dev, uint8_t *dst, const VqxPicture *ref, const VqxPicture *dis)
-{
-    const CopyJob job = { ref, dis, dst };
-    if (dev->n_copiers < 2) {
-        copy_share(dev, &job, 0, 1);
-        return;
-    }
-    pthread_mutex_lock(&dev->copy_lock);
-    dev->job = job;
-    dev->jobs_left = dev->n_copiers - 1;
-    dev->job_generation++;
-    pthread_cond_broadcast(&dev->copy_go);
-    pthread_mutex_unlock(&dev->copy_lock);
-    copy_share(dev, &job, 0, dev->n_copiers);
-    pthread_mutex_lock(&dev->copy_lock);
-    while (dev->jobs_left) pthread_cond_wait(&dev->copy_done, &dev->copy_lock);
-    pthread_mutex_unlock(&dev->copy_lock);
-}
-
-static void start_copiers(CudaDevice *dev)
-{
-    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned n = cpus > 1 ? (unsigned)(cpus / 2) : 1;
-    if (n > MAX_COPY_THREADS) n = MAX_COPY_THREADS;
-    if (dev->in.frame_bytes < PARALLEL_COPY_BYTES) n = 1;
-    if (n < 2 || pthread_mutex_init(&dev->copy_lock, NULL)) return;
-    pthread_cond_init(&dev->copy_go, NULL);
-    pthread_cond_init(&dev->copy_done, NULL);
-    dev->copy_ready = true;
-    dev->n_copiers = 1;
-    for (unsigned t = 1; t < n; t++) {
-        dev->copier[t] = (Copier){ dev, t };
-        if (pthread_create(&dev->copy_thread[t], NULL, copy_main, &dev->copier[t])) break;
-        dev->n_copiers++;
-    }
-}
-
-static void stop_copiers(CudaDevice *dev)
-{
-    if (!dev->copy_ready) return;
-    pthread_mutex_lock(&dev->copy_lock);
-    dev->copy_stop = true;
-    pthread_cond_broadcast(&dev->copy_go);
-    pthread_mutex_unlock(&dev->copy_lock);
-    for (unsigned t = 1; t < dev->n_copiers; t++) pthread_join(dev->copy_thread[t], NULL);
-    pthread_cond_destroy(&dev->copy_go);
-    pthread_cond_destroy(&dev->copy_done);
-    pthread_mutex_destroy(&dev->copy_lock);
-}
 
 typedef CUresult (*CtxSetCurrent)(CUcontext);
 static CtxSetCurrent ctx_set_current;
@@ -256,7 +136,7 @@ static void cuda_quiesce(VqxDevice *base)
 static void cuda_close(VqxDevice *base)
 {
     CudaDevice *dev = cuda(base);
-    stop_copiers(dev);
+    vqx_copier_stop(&dev->copier);
     /* let work in flight end before its memory goes */
     cuda_quiesce(base);
     vqx_cu_host_free(dev->first_over_host);
@@ -397,7 +277,7 @@ static int cuda_start(VqxDevice *base, const VqxFrameFormat *fmt)
         ret = fail(dev, cudaEventCreate(&dev->t_begin[s]), "cudaEventCreate");
         if (!ret) ret = fail(dev, cudaEventCreate(&dev->t_end[s]), "cudaEventCreate");
     }
-    if (!ret) start_copiers(dev);
+    if (!ret) vqx_copier_start(&dev->copier, &dev->in);
     /* the zeroing and tables of the set-up ran on the default stream */
     if (!ret) ret = fail(dev, vqx_cu_device_sync(), "cudaDeviceSynchronize");
     return ret;
@@ -454,7 +334,7 @@ static int cuda_launch(VqxDevice *base, unsigned s, const VqxPicture *ref, const
             dev->staging[s] = p;
         }
         if (!ret) {
-            copy_frame(dev, dev->staging[s], ref, dis);
+            vqx_copier_copy(&dev->copier, dev->staging[s], ref, dis);
             ret = fail(dev, vqx_cu_upload(dev->input[s], dev->staging[s], dev->in.frame_bytes,
                                           dev->upload), "upload");
         }

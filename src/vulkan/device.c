@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device/copier.h"
 #include "device/device.h"
 #include "vulkan/twin.h"
 
@@ -26,6 +27,7 @@ typedef struct VulkanDevice {
     VqxDeviceInput in;          /* the input block's layout: rows in whole words */
     VqxVkBuffer staging[VQX_DEVICE_BLOCKS], input[VQX_DEVICE_BLOCKS], result[VQX_DEVICE_BLOCKS];
     VqxVkCommands commands[VQX_DEVICE_BLOCKS];
+    VqxCopier copier;           /* the pictures into the staging buffers */
     /* what the twins made */
     VqxVkBuffer *buffers;
     unsigned n_buffers;
@@ -76,6 +78,7 @@ static void vulkan_close(VqxDevice *base)
 {
     VulkanDevice *dev = vulkan(base);
     vulkan_quiesce(base);
+    vqx_copier_stop(&dev->copier);
     for (unsigned s = 0; s < VQX_DEVICE_BLOCKS; s++) {
         vqx_vk_commands_free(dev->vk, &dev->commands[s]);
         vqx_vk_buffer_free(dev->vk, &dev->staging[s]);
@@ -180,6 +183,7 @@ static int vulkan_start(VqxDevice *base, const VqxFrameFormat *fmt)
         if (!ret) ret = buffer(dev, base->result_size, true, &dev->result[s]);
     }
     for (unsigned s = 0; s < VQX_DEVICE_BLOCKS && !ret; s++) ret = record(dev, s);
+    if (!ret) vqx_copier_start(&dev->copier, &dev->in);
     return ret;
 }
 
@@ -193,23 +197,6 @@ static int vulkan_finish(VqxDevice *base, unsigned s, const unsigned char **resu
     return 0;
 }
 
-/* The pictures' planes into the block's staging buffer, rows at its pitch. */
-static void copy_frame(VulkanDevice *dev, unsigned s, const VqxPicture *ref,
-                       const VqxPicture *dis)
-{
-    uint8_t *block = dev->staging[s].map;
-    for (unsigned which = 0; which < 2; which++) {
-        const VqxPicture *pic = which ? dis : ref;
-        for (unsigned p = 0; p < dev->in.n_planes; p++) {
-            uint8_t *out = block + dev->in.plane_off[which][p];
-            const uint8_t *in = pic->data[p];
-            for (unsigned y = 0; y < dev->in.plane_h[p]; y++)
-                memcpy(out + y * dev->in.pitch[p], in + (ptrdiff_t)y * pic->stride[p],
-                       dev->in.row_bytes[p]);
-        }
-    }
-}
-
 static int vulkan_launch(VqxDevice *base, unsigned s, const VqxPicture *ref,
                          const VqxPicture *dis, unsigned index, enum VqxFrameMemory memory,
                          bool *held)
@@ -217,7 +204,7 @@ static int vulkan_launch(VqxDevice *base, unsigned s, const VqxPicture *ref,
     (void)index, (void)memory; /* host pictures are always copied: nothing is held */
     *held = false;
     VulkanDevice *dev = vulkan(base);
-    copy_frame(dev, s, ref, dis);
+    vqx_copier_copy(&dev->copier, dev->staging[s].map, ref, dis);
     memset(dev->result[s].map, 0, base->result_size);
     const int ret = vqx_vk_submit(dev->vk, &dev->commands[s]);
     if (ret) return failed(dev, ret);

@@ -305,8 +305,14 @@ static int make_buffer(VqxVk *vk, VkDeviceSize size, VkMemoryPropertyFlags want,
 
 int vqx_vk_buffer(VqxVk *vk, VkDeviceSize size, VqxVkBuffer *b)
 {
-    return make_buffer(vk, size, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                       VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, 1, "host-visible coherent", b);
+    /* cached where the device has it: the host's writes and reads then run
+     * at memory speed, not at that of uncached or write-combined pages */
+    const VkMemoryPropertyFlags coherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                           VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    const int ret = make_buffer(vk, size, coherent | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, 1,
+                                "host-visible cached", b);
+    return ret != -ENOMEM || b->buffer ? ret
+                                       : make_buffer(vk, size, coherent, 1, "host-visible coherent", b);
 }
 
 int vqx_vk_device_buffer(VqxVk *vk, VkDeviceSize size, VqxVkBuffer *b)
