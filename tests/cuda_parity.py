@@ -136,10 +136,13 @@ FULL_REF_INPUTS = ("deb_cockatoo_x264_150k_1280x720_8f_420p8", "nf_src01_576x324
 # The Vulkan twins' features, at their defaults and with their other options.
 VULKAN_SETS = {"vulkan": (["psnr=enable_mse=true:enable_apsnr=true", "motion=debug=true"], []),
                "vulkan adm": (["adm=debug=true"], []),
+               "vulkan vif": (["vif=debug=true"], []),
+               "vulkan vif gain": (["vif=debug=true:vif_enhn_gain_limit=1.2"], []),
+               "vulkan model": ([], ["version=vmaf_v0.6.1"]),
                **{f"vulkan options {i + 1}": ([o], []) for i, o in enumerate(
-                   o for o in OPTIONS if o.startswith(("psnr", "motion", "adm")))}}
-# the smallest frame side each Vulkan twin takes: motion's blur, adm's 4-level DWT
-VULKAN_MIN_SIDE = {"motion": 3, "adm": 33}
+                   o for o in OPTIONS if o.startswith(("psnr", "motion", "adm", "vif")))}}
+# the smallest frame side each Vulkan twin takes: motion's blur, vif's scale 3, adm's 4-level DWT
+VULKAN_MIN_SIDE = {"motion": 3, "vif": 16, "adm": 33}
 
 
 def v1_models(*names):
@@ -532,7 +535,7 @@ def main():
         if device == "vulkan":
             runs = {k: v for k, v in VULKAN_SETS.items()
                     if all(min(geometry[:2]) >= VULKAN_MIN_SIDE.get(f.split("=")[0], 1)
-                           for f in v[0])}
+                           for f in v[0] + (["adm"] if v[1] else []))}  # a model: vif, adm
         elif sets in SMALL:
             runs = {sets: SMALL[sets]}
         elif sets == "ssim all":

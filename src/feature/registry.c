@@ -46,6 +46,7 @@ extern const VqxFeatureExtractor vqx_fex_psnr_hvs_cuda;
 extern const VqxFeatureExtractor vqx_fex_psnr_vulkan;
 extern const VqxFeatureExtractor vqx_fex_motion_vulkan;
 extern const VqxFeatureExtractor vqx_fex_adm_vulkan;
+extern const VqxFeatureExtractor vqx_fex_vif_vulkan;
 #endif
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
@@ -90,6 +91,7 @@ static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr_vulkan,
     &vqx_fex_motion_vulkan,
     &vqx_fex_adm_vulkan,
+    &vqx_fex_vif_vulkan,
 #endif
     NULL
 };

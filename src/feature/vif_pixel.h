@@ -13,18 +13,15 @@
 
 #include <stdint.h>
 
+#include "feature/vif_taps.h"
 #include "hostdev.h"
 
-/* Filter taps per scale (sum 65536, symmetric), from libvmaf
- * src/feature/integer_vif.h (Netflix, BSD+Patent): the initializers of the
- * C's arrays and of the device's constant table. Scale s has
- * 2 * (8 >> s) + 1 taps. */
-#define VIF_TAPS_SCALE0 \
-    { 489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274, 3896, 2640, 1640, \
-      935, 489 }
-#define VIF_TAPS_SCALE1 { 1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244 }
-#define VIF_TAPS_SCALE2 { 3571, 16004, 26386, 16004, 3571 }
-#define VIF_TAPS_SCALE3 { 10904, 43728, 10904 }
+/* Filter taps per scale (vif_taps.h): the initializers of the C's arrays
+ * and of the device's constant table. */
+#define VIF_TAPS_SCALE0 { VIF_TAP_VALUES_SCALE0 }
+#define VIF_TAPS_SCALE1 { VIF_TAP_VALUES_SCALE1 }
+#define VIF_TAPS_SCALE2 { VIF_TAP_VALUES_SCALE2 }
+#define VIF_TAPS_SCALE3 { VIF_TAP_VALUES_SCALE3 }
 
 /* A filter's terms: tap c times a sample or a 16-bit mean x (32 bits), and
  * times a second moment x (64 bits: the horizontal pass's). */
@@ -76,9 +73,6 @@ VIF_DECIMATED(vif_decimated, uint32_t)
 VIF_DECIMATED(vif_decimated_16, uint16_t)
 #undef VIF_DECIMATED
 
-/* sigma_n^2 of the noise model, in the 16.16 scale of the variances */
-#define VIF_SIGMA_NSQ (2 << 16)
-
 /* Per-scale integer sums of the information ratio's terms. */
 typedef struct VifSums {
     int64_t num_log, den_log;         /* log2 terms, 2048-scaled */
@@ -128,7 +122,7 @@ VQX_HOSTDEV static inline void vif_add_pixel(VifSums *sums, const uint16_t *log2
         /* log2((sv^2 + sigma_n^2 + g^2 sigma1^2) / (sv^2 + sigma_n^2)); the
          * double arithmetic and truncations are libvmaf's (built without
          * contraction on both sides: no fused multiply-add). */
-        const double eps = 65536 * 1.0e-10;
+        const double eps = VIF_EPS;
         double g = sigma12 / (sigma1_sq + eps);
         int32_t sv_sq = (int32_t)(sigma2_sq - g * sigma12);
         if (sv_sq < 0) sv_sq = 0;

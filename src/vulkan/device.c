@@ -117,7 +117,9 @@ static int buffer(VulkanDevice *dev, size_t bytes, bool host, VqxVkBuffer *out)
     return 0;
 }
 
-int vqx_vulkan_buffer(VqxDevice *base, size_t bytes, VkDeviceAddress *address, VqxSink *sink)
+/* A twin's buffer, zeroed or holding `data`. */
+static int twin_buffer(VqxDevice *base, size_t bytes, const void *data, VkDeviceAddress *address,
+                       VqxSink *sink)
 {
     VulkanDevice *dev = vulkan(base);
     VqxVkBuffer *list = realloc(dev->buffers, (dev->n_buffers + 1) * sizeof(*list));
@@ -125,8 +127,20 @@ int vqx_vulkan_buffer(VqxDevice *base, size_t bytes, VkDeviceAddress *address, V
     dev->buffers = list;
     const int ret = buffer(dev, bytes, false, &list[dev->n_buffers]);
     if (ret) return vqx_fail(sink, ret, "%s", base->error);
+    if (data) memcpy(list[dev->n_buffers].map, data, bytes);
     *address = list[dev->n_buffers++].address;
     return 0;
+}
+
+int vqx_vulkan_buffer(VqxDevice *dev, size_t bytes, VkDeviceAddress *address, VqxSink *sink)
+{
+    return twin_buffer(dev, bytes, NULL, address, sink);
+}
+
+int vqx_vulkan_table(VqxDevice *dev, const void *data, size_t bytes, VkDeviceAddress *address,
+                     VqxSink *sink)
+{
+    return twin_buffer(dev, bytes, data, address, sink);
 }
 
 int vqx_vulkan_adopt_kernels(VqxDevice *base, const VqxVkKernel *kernels, unsigned n,

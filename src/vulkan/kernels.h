@@ -87,4 +87,39 @@ typedef struct VqxVkAdmFrame {
 void vqx_vk_adm_record(VqxVk *vk, const VqxVkCommands *c, const VqxVkAdmKernels *k,
                        const AdmState *s, int level, const VqxVkAdmFrame *f);
 
+/* ---- integer vif: one scale of the pyramid (the CPU's vif.c stages).
+ * With sums, cols receives the vertical pass (five w x h word planes: the
+ * means mu1, mu2, then the moments ref_sq, dis_sq, ref_dis, as the CPU's
+ * VifColumns), rows[k * h + y] row y's k-th term of VifSums, and sums
+ * the scale's VifSums. With next_ref, means receives the vertical low-pass
+ * of the even rows (two w x next_h word planes, reference first) and
+ * next_ref, next_dis the next scale's planes. ---- */
+typedef struct VqxVkVifKernels {
+    VqxVkKernel columns, rows, means, decimate, sum;
+} VqxVkVifKernels;
+
+int vqx_vk_vif_kernels(VqxVk *vk, VqxVkVifKernels *k);
+void vqx_vk_vif_kernels_free(VqxVk *vk, VqxVkVifKernels *k);
+
+typedef struct VqxVkVifScale {
+    /* scale 0: the samples; later scales: 16-bit means, two to a word */
+    VkDeviceAddress ref, dis;
+    uint32_t pitch_words, w, h, bpc, scale; /* w, h > 8 >> scale */
+    VkDeviceAddress sums;          /* 0: the scale is not scored */
+    VkDeviceAddress cols, rows;
+    VkDeviceAddress log2_table;    /* VifState's, as it is */
+    double gain_limit;
+    VkDeviceAddress next_ref, next_dis; /* 0 at the last scale, or none wanted */
+    VkDeviceAddress means;
+} VqxVkVifScale;
+
+/* The words of a row of the 16-bit planes of scales 1..3. */
+static inline uint32_t vqx_vk_vif_pitch_words(uint32_t w)
+{
+    return (w + 1) / 2;
+}
+
+void vqx_vk_vif_record(VqxVk *vk, const VqxVkCommands *c, const VqxVkVifKernels *k,
+                       const VqxVkVifScale *scale);
+
 #endif

@@ -18,6 +18,10 @@
 VqxVk *vqx_vulkan_runtime(VqxDevice *dev);
 /* A zeroed device buffer owned by the backend, freed at its close. */
 int vqx_vulkan_buffer(VqxDevice *dev, size_t bytes, VkDeviceAddress *address, VqxSink *sink);
+/* A device buffer owned by the backend holding a copy of `bytes` of data
+ * (a table the kernels read). */
+int vqx_vulkan_table(VqxDevice *dev, const void *data, size_t bytes, VkDeviceAddress *address,
+                     VqxSink *sink);
 /* The backend frees these kernels at its close (their handles are copied). */
 int vqx_vulkan_adopt_kernels(VqxDevice *dev, const VqxVkKernel *kernels, unsigned n,
                              VqxSink *sink);
