@@ -15,6 +15,7 @@
 #include "feature/registry.h"
 #include "options.h"
 #include "vulkan/shaders/adm_work.h"
+#include "feature/vif.h"
 #include "vulkan/kernels.h"
 #include "vulkan_check.h"
 #include "xorshift.h"
@@ -344,6 +345,171 @@ static void check_adm(const VqxVkAdmKernels *k, unsigned w, unsigned h, unsigned
     free(s);
 }
 
+/* The 16-bit sample x of row y of a plane of 16-bit means, two to a word. */
+static unsigned mean_at(const VqxVkBuffer *b, unsigned pitch_words, unsigned x, unsigned y)
+{
+    return ((const uint16_t *)b->map)[(size_t)y * 2 * pitch_words + x];
+}
+
+/* The first of n words that differ, printed; their count. */
+static unsigned differ(const char *ctx, unsigned scale, const char *what, const uint32_t *got,
+                       const uint32_t *want, unsigned n, unsigned row)
+{
+    unsigned bad = 0;
+    for (unsigned x = 0; x < n; x++)
+        if (got[x] != want[x] && !bad++)
+            printf("FAIL vif %s: scale %u %s (%u, %u): %u, C %u\n", ctx, scale, what, x, row,
+                   got[x], want[x]);
+    return bad;
+}
+
+/* Every scale's stages against the scalar C, each scale's C from the C's
+ * planes of the scale before. */
+static void check_vif(const VqxVkVifKernels *k, const uint16_t *log2_table, unsigned w,
+                      unsigned h, unsigned bpc, int content, double gain_limit)
+{
+    char ctx[96];
+    snprintf(ctx, sizeof(ctx), "%ux%u %u-bit %s gain limit %g", w, h, bpc, content_names[content],
+             gain_limit);
+    PlanePair pp;
+    plane_pair(&pp, w, h, bpc, content);
+    VqxVkBuffer table, sums, cols[VIF_SCALES], rows[VIF_SCALES], means[VIF_SCALES];
+    VqxVkBuffer next_ref[VIF_SCALES], next_dis[VIF_SCALES];
+    VK(vqx_vk_buffer(vk, 65536 * sizeof(uint16_t), &table));
+    memcpy(table.map, log2_table, 65536 * sizeof(uint16_t));
+    VK(vqx_vk_buffer(vk, VIF_SCALES * sizeof(VifSums), &sums));
+    memset(sums.map, 0, VIF_SCALES * sizeof(VifSums));
+    VqxVkCommands c;
+    VK(vqx_vk_record(vk, &c));
+    for (unsigned sc = 0; sc < VIF_SCALES; sc++) {
+        const unsigned sw = w >> sc, sh = h >> sc, nw = sw / 2, nh = sh / 2;
+        const bool last = sc + 1 == VIF_SCALES;
+        VK(vqx_vk_buffer(vk, 5ull * 4 * sw * sh, &cols[sc]));
+        VK(vqx_vk_buffer(vk, 4ull * 8 * sh, &rows[sc]));
+        VK(vqx_vk_buffer(vk, 2ull * 4 * sw * nh + 4, &means[sc]));
+        VK(vqx_vk_buffer(vk, 4ull * vqx_vk_vif_pitch_words(nw) * nh + 4, &next_ref[sc]));
+        VK(vqx_vk_buffer(vk, 4ull * vqx_vk_vif_pitch_words(nw) * nh + 4, &next_dis[sc]));
+        const VqxVkVifScale scale = {
+            .ref = sc ? next_ref[sc - 1].address : pp.a.address,
+            .dis = sc ? next_dis[sc - 1].address : pp.b.address,
+            .pitch_words = sc ? vqx_vk_vif_pitch_words(sw) : pp.pitch_words,
+            .w = sw, .h = sh, .bpc = bpc, .scale = sc,
+            .sums = sums.address + sc * sizeof(VifSums),
+            .cols = cols[sc].address, .rows = rows[sc].address, .log2_table = table.address,
+            .gain_limit = gain_limit,
+            .next_ref = last ? 0 : next_ref[sc].address,
+            .next_dis = last ? 0 : next_dis[sc].address,
+            .means = means[sc].address,
+        };
+        vqx_vk_vif_record(vk, &c, k, &scale);
+    }
+    VK(vqx_vk_end(vk, &c));
+    VK(vqx_vk_run(vk, &c, timeout_ns));
+
+    /* the C's work space: columns with margins, a filtered row, the planes */
+    const size_t padded = w + 2 * VIF_MAX_HALF;
+    uint32_t *col_mem = malloc(5 * padded * sizeof(uint32_t));
+    uint64_t *scratch = malloc(3 * (size_t)w * sizeof(uint64_t));
+    uint32_t *h_mu = malloc(2 * (size_t)w * sizeof(uint32_t));
+    uint64_t *h_sq = malloc(3 * (size_t)w * sizeof(uint64_t));
+    uint16_t *planes = malloc(2 * (size_t)w * h * sizeof(uint16_t));
+    uint32_t *want = malloc(2 * padded * sizeof(uint32_t)), *got = want + padded;
+    if (!col_mem || !scratch || !h_mu || !h_sq || !planes || !want) exit(1);
+    VifColumns vc = { col_mem + VIF_MAX_HALF, col_mem + padded + VIF_MAX_HALF,
+                      col_mem + 2 * padded + VIF_MAX_HALF, col_mem + 3 * padded + VIF_MAX_HALF,
+                      col_mem + 4 * padded + VIF_MAX_HALF,
+                      { scratch, scratch + w, scratch + 2 * (size_t)w } };
+    const VifRow hr = { h_mu, h_mu + w, h_sq, h_sq + w, h_sq + 2 * (size_t)w };
+    VifPlane p = { pp.a.map, pp.b.map, (ptrdiff_t)pp.pitch_words * 4, (ptrdiff_t)pp.pitch_words * 4,
+                   w, h };
+    const VifSums *got_sums = sums.map;
+    unsigned bad = 0;
+    for (unsigned sc = 0; sc < VIF_SCALES && !bad; sc++) {
+        const VifFilter *f = &vqx_vif_filters[sc];
+        const VifShifts shifts = vqx_vif_shifts(sc, bpc);
+        const bool bytes1 = sc == 0 && bpc == 8;
+        const unsigned n = p.w * p.h;
+        const uint32_t *got_cols = cols[sc].map;
+        const uint64_t *got_rows = rows[sc].map;
+        VifSums total = { 0 };
+        for (unsigned y = 0; y < p.h && !bad; y++) {
+            (bytes1 ? vqx_vif_columns_stats_8bpc : vqx_vif_columns_stats_16bpc)(&p, y, f, &shifts,
+                                                                                &vc);
+            const uint32_t *c_cols[5] = { vc.mu1, vc.mu2, vc.ref_sq, vc.dis_sq, vc.ref_dis };
+            static const char *const names[5] = { "vertical mu1", "vertical mu2",
+                                                  "vertical ref_sq", "vertical dis_sq",
+                                                  "vertical ref_dis" };
+            for (unsigned a = 0; a < 5 && !bad; a++)
+                bad += differ(ctx, sc, names[a], got_cols + a * n + y * p.w, c_cols[a], p.w, y);
+            vqx_vif_mirror_columns(&vc, p.w, f);
+            vqx_vif_horizontal_c(&vc, p.w, f, &hr);
+            VifSums row = { 0 };
+            vqx_vif_add_row_c(&hr, p.w, log2_table, gain_limit, &row);
+            const int64_t c_row[4] = { row.num_log, row.den_log, row.num_non_log, row.den_non_log };
+            for (unsigned a = 0; a < 4; a++)
+                if ((int64_t)got_rows[a * p.h + y] != c_row[a] && !bad++)
+                    printf("FAIL vif %s: scale %u row %u term %u: %" PRId64 ", C %" PRId64 "\n",
+                           ctx, sc, y, a, (int64_t)got_rows[a * p.h + y], c_row[a]);
+            total.num_log += row.num_log;
+            total.den_log += row.den_log;
+            total.num_non_log += row.num_non_log;
+            total.den_non_log += row.den_non_log;
+        }
+        const VifSums *g = &got_sums[sc];
+        if (!bad && (g->num_log != total.num_log || g->den_log != total.den_log ||
+                     g->num_non_log != total.num_non_log || g->den_non_log != total.den_non_log)) {
+            bad++;
+            printf("FAIL vif %s: scale %u sums differ from the C's\n", ctx, sc);
+        }
+        if (sc + 1 == VIF_SCALES) break;
+        /* the next scale, the C's vqx_vif_downsample, into planes */
+        const VifFilter *nf = &vqx_vif_filters[sc + 1];
+        const unsigned nw = p.w / 2, nh = p.h / 2, shift = sc ? 16 : bpc;
+        const unsigned pitch = vqx_vk_vif_pitch_words(nw);
+        /* the scales alternate between the halves of `planes` */
+        uint16_t *out_ref = planes + (sc & 1) * (size_t)w * h / 2;
+        uint16_t *out_dis = out_ref + (size_t)w * h / 4;
+        const uint32_t *got_means = means[sc].map;
+        for (unsigned y = 0; y < nh && !bad; y++) {
+            (bytes1 ? vqx_vif_columns_means_8bpc : vqx_vif_columns_means_16bpc)(
+                &p, 2 * y, nf, shift, 1u << (shift - 1), vc.mu1, vc.mu2);
+            bad += differ(ctx, sc, "low-pass ref", got_means + y * p.w, vc.mu1, p.w, y);
+            if (!bad)
+                bad += differ(ctx, sc, "low-pass dis", got_means + (nh + y) * p.w, vc.mu2, p.w, y);
+            vqx_vif_mirror_columns(&vc, p.w, nf);
+            vqx_vif_decimate_c(vc.mu1, vc.mu2, nw, nf, out_ref + (size_t)y * nw,
+                               out_dis + (size_t)y * nw);
+            for (unsigned x = 0; x < nw; x++) {
+                want[x] = out_ref[(size_t)y * nw + x];
+                want[nw + x] = out_dis[(size_t)y * nw + x];
+                got[x] = mean_at(&next_ref[sc], pitch, x, y);
+                got[nw + x] = mean_at(&next_dis[sc], pitch, x, y);
+            }
+            if (!bad) bad += differ(ctx, sc, "decimated ref, dis", got, want, 2 * nw, y);
+        }
+        p = (VifPlane){ out_ref, out_dis, (ptrdiff_t)(nw * sizeof(uint16_t)),
+                        (ptrdiff_t)(nw * sizeof(uint16_t)), nw, nh };
+    }
+    CHECK(!bad, "vif %s: the Vulkan stages equal the C's", ctx);
+    free(col_mem);
+    free(scratch);
+    free(h_mu);
+    free(h_sq);
+    free(planes);
+    free(want);
+    vqx_vk_commands_free(vk, &c);
+    plane_pair_free(&pp);
+    vqx_vk_buffer_free(vk, &table);
+    vqx_vk_buffer_free(vk, &sums);
+    for (unsigned sc = 0; sc < VIF_SCALES; sc++) {
+        vqx_vk_buffer_free(vk, &cols[sc]);
+        vqx_vk_buffer_free(vk, &rows[sc]);
+        vqx_vk_buffer_free(vk, &means[sc]);
+        vqx_vk_buffer_free(vk, &next_ref[sc]);
+        vqx_vk_buffer_free(vk, &next_dis[sc]);
+    }
+}
+
 int main(void)
 {
     vk = vulkan_device_or_skip();
@@ -390,6 +556,24 @@ int main(void)
                               adm_opts[o]);
                 }
     vqx_vk_adm_kernels_free(vk, &adm);
+    VqxVkVifKernels vif;
+    VK(vqx_vk_vif_kernels(vk, &vif));
+    static uint16_t log2_table[65536];
+    for (unsigned i = 32767; i < 65536; i++) log2_table[i] = vif_log2_entry(i);
+    static const unsigned vif_sizes[][2] = { { 16, 16 }, { 17, 23 }, { 37, 33 }, { 255, 19 },
+                                             { 576, 324 } };
+    static const double gain_limits[] = { 100.0, 1.0, 1.2 };
+    for (unsigned d = 0; d < 4; d++)
+        for (unsigned s = 0; s < sizeof(vif_sizes) / sizeof(vif_sizes[0]); s++)
+            for (int content = 0; content < N_CONTENTS; content++)
+                for (unsigned g = 0; g < 3; g++) {
+                    /* the limit matters only where the gain is computed */
+                    if (g && content != CONTENT_NOISY && content != CONTENT_RANDOM) continue;
+                    rng = 11 + d * 977 + s * 31 + (unsigned)content;
+                    check_vif(&vif, log2_table, vif_sizes[s][0], vif_sizes[s][1], depths[d],
+                              content, gain_limits[g]);
+                }
+    vqx_vk_vif_kernels_free(vk, &vif);
     vqx_vk_close(vk);
     return check_report();
 }

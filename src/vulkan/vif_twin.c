@@ -31,7 +31,8 @@ static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, Vq
     if (!ret) ret = vqx_vulkan_buffer(dev, 4 * sizeof(uint64_t) * h, &t->rows, sink);
     if (!ret) ret = vqx_vulkan_buffer(dev, 2 * sizeof(uint32_t) * w * (h / 2), &t->means, sink);
     for (unsigned sc = 1; sc < VIF_SCALES && !ret; sc++) {
-        const size_t bytes = sizeof(uint32_t) * vqx_vk_vif_pitch_words(t->host.w[sc]) * t->host.h[sc];
+        const size_t words = (size_t)vqx_vk_vif_pitch_words(t->host.w[sc]) * t->host.h[sc];
+        const size_t bytes = sizeof(uint32_t) * words;
         ret = vqx_vulkan_buffer(dev, bytes, &t->ref[sc], sink);
         if (!ret) ret = vqx_vulkan_buffer(dev, bytes, &t->dis[sc], sink);
     }
