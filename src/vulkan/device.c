@@ -107,13 +107,15 @@ int vqx_vulkan_failed(VqxDevice *dev, int err, VqxSink *sink)
     return vqx_fail(sink, err, "%s", dev->error);
 }
 
-/* A zero-filled buffer: host-visible and mapped, or in device memory. */
-static int buffer(VulkanDevice *dev, size_t bytes, bool host, VqxVkBuffer *out)
+/* A buffer, host-visible and mapped or in device memory, zero-filled or
+ * (in device memory) holding bytes of data. */
+static int buffer(VulkanDevice *dev, size_t bytes, bool host, const void *data, VqxVkBuffer *out)
 {
-    bytes = bytes ? (bytes + 3) & ~(size_t)3 : 4; /* whole words: the fill's unit */
-    int ret = host ? vqx_vk_buffer(dev->vk, bytes, out) : vqx_vk_device_buffer(dev->vk, bytes, out);
+    const size_t words = bytes ? (bytes + 3) & ~(size_t)3 : 4; /* the fill's unit */
+    int ret = host ? vqx_vk_buffer(dev->vk, words, out)
+                   : vqx_vk_device_buffer(dev->vk, data ? bytes : words, data, out);
     if (ret) return failed(dev, ret);
-    if (host) memset(out->map, 0, bytes);
+    if (host) memset(out->map, 0, words);
     return 0;
 }
 
@@ -125,9 +127,8 @@ static int twin_buffer(VqxDevice *base, size_t bytes, const void *data, VkDevice
     VqxVkBuffer *list = realloc(dev->buffers, (dev->n_buffers + 1) * sizeof(*list));
     if (!list) return vqx_fail(sink, -ENOMEM, "out of memory");
     dev->buffers = list;
-    const int ret = buffer(dev, bytes, false, &list[dev->n_buffers]);
+    const int ret = buffer(dev, bytes, false, data, &list[dev->n_buffers]);
     if (ret) return vqx_fail(sink, ret, "%s", base->error);
-    if (data) memcpy(list[dev->n_buffers].map, data, bytes);
     *address = list[dev->n_buffers++].address;
     return 0;
 }
@@ -192,9 +193,9 @@ static int vulkan_start(VqxDevice *base, const VqxFrameFormat *fmt)
     vqx_device_layout_input(base, fmt, 4, &dev->in);
     int ret = 0;
     for (unsigned s = 0; s < VQX_DEVICE_BLOCKS && !ret; s++) {
-        ret = buffer(dev, dev->in.frame_bytes, true, &dev->staging[s]);
-        if (!ret) ret = buffer(dev, dev->in.frame_bytes, false, &dev->input[s]);
-        if (!ret) ret = buffer(dev, base->result_size, true, &dev->result[s]);
+        ret = buffer(dev, dev->in.frame_bytes, true, NULL, &dev->staging[s]);
+        if (!ret) ret = buffer(dev, dev->in.frame_bytes, false, NULL, &dev->input[s]);
+        if (!ret) ret = buffer(dev, base->result_size, true, NULL, &dev->result[s]);
     }
     for (unsigned s = 0; s < VQX_DEVICE_BLOCKS && !ret; s++) ret = record(dev, s);
     if (!ret) vqx_copier_start(&dev->copier, &dev->in);

@@ -315,17 +315,25 @@ int vqx_vk_buffer(VqxVk *vk, VkDeviceSize size, VqxVkBuffer *b)
                                        : make_buffer(vk, size, coherent, 1, "host-visible coherent", b);
 }
 
-int vqx_vk_device_buffer(VqxVk *vk, VkDeviceSize size, VqxVkBuffer *b)
+int vqx_vk_device_buffer(VqxVk *vk, VkDeviceSize size, const void *data, VqxVkBuffer *b)
 {
     int ret = make_buffer(vk, size, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, "device-local", b);
     if (ret) return ret;
-    VqxVkCommands zero;
-    if (!(ret = vqx_vk_record(vk, &zero))) {
-        vk->vkCmdFillBuffer(zero.cmd, b->buffer, 0, VK_WHOLE_SIZE, 0);
-        ret = vqx_vk_end(vk, &zero);
-        if (!ret) ret = vqx_vk_run(vk, &zero, UINT64_MAX);
-        vqx_vk_commands_free(vk, &zero);
+    VqxVkBuffer from = { 0 };
+    if (data && !(ret = vqx_vk_buffer(vk, size, &from))) memcpy(from.map, data, size);
+    VqxVkCommands fill;
+    if (!ret && !(ret = vqx_vk_record(vk, &fill))) {
+        if (data) {
+            const VkBufferCopy region = { .size = size };
+            vk->vkCmdCopyBuffer(fill.cmd, from.buffer, b->buffer, 1, &region);
+        } else {
+            vk->vkCmdFillBuffer(fill.cmd, b->buffer, 0, VK_WHOLE_SIZE, 0);
+        }
+        ret = vqx_vk_end(vk, &fill);
+        if (!ret) ret = vqx_vk_run(vk, &fill, UINT64_MAX);
+        vqx_vk_commands_free(vk, &fill);
     }
+    vqx_vk_buffer_free(vk, &from);
     if (ret) vqx_vk_buffer_free(vk, b);
     return ret;
 }

@@ -40,10 +40,11 @@ typedef struct VqxVkBuffer {
 } VqxVkBuffer;
 
 int vqx_vk_buffer(VqxVk *vk, VkDeviceSize size, VqxVkBuffer *buffer);
-/* A buffer in the device's own memory, zero-filled, without a map: for what
- * only the kernels touch (a discrete GPU's kernels read host-visible memory
- * across the bus). */
-int vqx_vk_device_buffer(VqxVk *vk, VkDeviceSize size, VqxVkBuffer *buffer);
+/* A buffer in the device's own memory, without a map, holding `size` bytes
+ * of data (NULL: zeros; then size is whole words): for what only the
+ * kernels touch (a discrete GPU's kernels read host-visible memory across
+ * the bus). */
+int vqx_vk_device_buffer(VqxVk *vk, VkDeviceSize size, const void *data, VqxVkBuffer *buffer);
 void vqx_vk_buffer_free(VqxVk *vk, VqxVkBuffer *buffer);
 
 /* A compute kernel: SPIR-V with entry point "main", no descriptor sets,
