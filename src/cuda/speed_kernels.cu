@@ -375,10 +375,10 @@ solve_planes(Dims d, const float *demeaned, const float *eig_in, const float *q_
     if (t < N) eig[t] = eig_in[p * N + t];
     __syncthreads();
     const bool singular = !speed_eigen_regular(eig) || !speed_pivots_regular(r);
-    VqxCudaSpeedRecord *rec = (VqxCudaSpeedRecord *)(result + p * record_bytes);
-    float *variance = (float *)((char *)rec + sizeof(VqxCudaSpeedRecord));
-    if (blockIdx.x == 0 && t < N) rec->eig[t] = eig[t];
-    if (blockIdx.x == 0 && t == 0) rec->singular = singular;
+    float *rec = (float *)(result + p * record_bytes);
+    float *variance = rec + VQX_SPEED_RECORD_VARIANCE;
+    if (blockIdx.x == 0 && t < N) rec[VQX_SPEED_RECORD_EIG + t] = eig[t];
+    if (blockIdx.x == 0 && t == 0) ((uint32_t *)rec)[VQX_SPEED_RECORD_SINGULAR] = singular;
 
     const unsigned b = blockIdx.x * blockDim.x + t;
     if (b >= d.geo.n_blocks) return;

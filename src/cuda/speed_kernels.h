@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "device/speed_record.h"
 #include "feature/speed.h"
 
 #ifdef __cplusplus
@@ -30,20 +31,6 @@ extern "C" {
 #endif
 
 #define VQX_CUDA_SPEED_PLANES 4
-
-/* The record that the solve writes per plane into the result block; the
- * planes' records are `record_bytes` apart. */
-typedef struct VqxCudaSpeedRecord {
-    float eig[SPEED_DIM];
-    uint32_t singular;
-    float variance[]; /* n_blocks */
-} VqxCudaSpeedRecord;
-
-/* Bytes of one plane's record, a multiple of 8. */
-static inline size_t vqx_cuda_speed_record_bytes(unsigned n_blocks)
-{
-    return (sizeof(VqxCudaSpeedRecord) + sizeof(float) * n_blocks + 7) & ~(size_t)7;
-}
 
 /* Filters of the plan (kernel arguments, passed by value). */
 typedef struct VqxCudaSpeedFilters {
@@ -79,7 +66,7 @@ typedef struct VqxCudaSpeedJob {
     float *cov, *q, *r;              /* SPEED_DIM^2 */
     float *eig;                      /* SPEED_DIM */
 
-    void *result;                    /* the planes' records */
+    void *result;                    /* the planes' records (device/speed_record.h) */
     size_t record_bytes;
 } VqxCudaSpeedJob;
 

@@ -1,19 +1,17 @@
 /* The CUDA twins of speed_chroma and speed_temporal: the device runs each
  * analysed plane's chain (cuda/speed_kernels.h) up to the per-block
- * variances and reads back, per plane, the eigenvalues, the singular flag
- * and the variances; the host forms the entropies and the scores with
- * speed.c's own statements, frames in order. */
+ * variances; the host part (device/speed_twin.h) scores the records. */
 #include <stdint.h>
 #include <string.h>
 
 #include "cuda/device.h"
 #include "cuda/kernels.h"
 #include "cuda/speed_kernels.h"
-#include "feature/speed.h"
+#include "device/speed_twin.h"
 
 /* The device side of an engine: the job without its per-frame planes. */
 static int job_init(VqxCudaSpeedJob *job, const SpeedPlan *plan, unsigned planes, unsigned bpc,
-                    VqxDevice *dev, VqxSink *sink)
+                    size_t record_bytes, VqxDevice *dev, VqxSink *sink)
 {
     const SpeedGeometry *g = &plan->geo;
     memset(job, 0, sizeof(*job));
@@ -24,12 +22,10 @@ static int job_init(VqxCudaSpeedJob *job, const SpeedPlan *plan, unsigned planes
     job->filters.antialias_len = plan->antialias_len;
     job->filters.local_mean_len = plan->local_mean_len;
     job->bpc = bpc;
-    /* vqx_float_rows' conversion: a power of two's reciprocal, exact */
-    job->inv_scale = 1.0f / (float)(1u << (bpc - 8));
-    job->offset = -128.0f;
+    job->inv_scale = vqx_speed_twin_scale(bpc);
+    job->offset = VQX_SPEED_TWIN_OFFSET;
     job->image_pitch = g->in_w;
-    job->record_bytes = vqx_cuda_speed_record_bytes(g->n_blocks);
-    vqx_device_result_bytes(dev, planes * job->record_bytes);
+    job->record_bytes = record_bytes;
 
     const size_t dec = (size_t)planes * g->dec_w * g->dec_h;
     int ret = vqx_device_alloc(dev, sizeof(float) * planes * g->in_w * g->in_h,
@@ -62,38 +58,26 @@ static int job_init(VqxCudaSpeedJob *job, const SpeedPlan *plan, unsigned planes
     return ret;
 }
 
-/* The statistics of read-back record `index`, into `out`; the host's part
- * of vqx_speed_analyse. */
-static void stats_of(const SpeedPlan *plan, const void *result, size_t record_bytes,
-                     unsigned index, SpeedStats *out)
-{
-    const VqxCudaSpeedRecord *rec =
-        (const VqxCudaSpeedRecord *)((const char *)result + index * record_bytes);
-    out->singular = rec->singular != 0;
-    memcpy(out->variance, rec->variance, sizeof(float) * plan->geo.n_blocks);
-    vqx_speed_entropies(&plan->geo, rec->eig, plan->params.sigma_nn, out);
-}
-
 /* ---- speed_chroma: records ref U, dis U, ref V, dis V ---- */
 
-typedef struct SpeedChromaTwin {
-    SpeedChromaState cpu; /* first: the options live there */
+typedef struct SpeedChromaCudaTwin {
+    SpeedChromaTwin host; /* first: the CPU's state leads it */
     VqxCudaSpeedJob job;
-} SpeedChromaTwin;
+} SpeedChromaCudaTwin;
 
 static int chroma_device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev,
                               VqxSink *sink)
 {
-    SpeedChromaTwin *t = priv;
-    const int ret = vqx_speed_chroma_setup(&t->cpu, fmt, sink);
+    SpeedChromaCudaTwin *t = priv;
+    const int ret = vqx_speed_chroma_twin_init(&t->host, fmt, dev, sink);
     if (ret) return ret;
-    vqx_device_use_planes(dev, VQX_DEVICE_CHROMA);
-    return job_init(&t->job, &t->cpu.engine.plan, 4, fmt->bpc, dev, sink);
+    return job_init(&t->job, &t->host.cpu.engine.plan, VQX_SPEED_CHROMA_PLANES, fmt->bpc,
+                    t->host.record_bytes, dev, sink);
 }
 
 static int chroma_record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
 {
-    SpeedChromaTwin *t = priv;
+    const SpeedChromaCudaTwin *t = priv;
     const unsigned bps = t->job.bpc == 8 ? 1 : 2;
     VqxCudaSpeedJob job = t->job;
     for (unsigned c = 0; c < 2; c++) {
@@ -105,55 +89,39 @@ static int chroma_record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
     return vqx_device_launched(dev, vqx_cuda_speed_chain(&job, f->stream), "speed_chroma");
 }
 
-static int chroma_collect(void *priv, const void *result, unsigned frame, VqxSink *sink)
-{
-    SpeedChromaTwin *t = priv;
-    SpeedEngine *e = &t->cpu.engine;
-    float score[2];
-    bool singular[2];
-    for (unsigned c = 0; c < 2; c++) {
-        stats_of(&e->plan, result, t->job.record_bytes, 2 * c, &e->ref);
-        stats_of(&e->plan, result, t->job.record_bytes, 2 * c + 1, &e->dis);
-        score[c] = vqx_speed_score(&e->plan, &e->ref, &e->dis);
-        singular[c] = e->ref.singular || e->dis.singular;
-    }
-    return vqx_speed_chroma_emit(&t->cpu, score[0], score[1], singular[0], singular[1], frame,
-                                 sink);
-}
-
 const VqxFeatureExtractor vqx_fex_speed_chroma_cuda = {
     .name = "speed_chroma",
     .backend = VQX_BACKEND_CUDA,
     .flags = VQX_FEX_NEEDS_CHROMA,
     .keys = vqx_speed_chroma_keys,
     .options = vqx_speed_chroma_options,
-    .state_size = sizeof(SpeedChromaTwin),
+    .state_size = sizeof(SpeedChromaCudaTwin),
     .close = vqx_speed_chroma_close,
     .device_init = chroma_device_init,
     .record = chroma_record,
-    .collect = chroma_collect,
+    .collect = vqx_speed_chroma_twin_collect,
 };
 
 /* ---- speed_temporal: records ref difference, dis difference ---- */
 
-typedef struct SpeedTemporalTwin {
-    SpeedTemporalState cpu; /* first: the options live there */
+typedef struct SpeedTemporalCudaTwin {
+    SpeedTemporalTwin host; /* first: the CPU's state leads it */
     VqxCudaSpeedJob job;
     /* the previous frame's luma of each picture: the graphs run in frame
      * order on one stream and each reads it before replacing it */
     void *prev_ref, *prev_dis;
     size_t luma_bytes;
-} SpeedTemporalTwin;
+} SpeedTemporalCudaTwin;
 
 static int temporal_device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev,
                                 VqxSink *sink)
 {
-    SpeedTemporalTwin *t = priv;
-    int ret = vqx_speed_temporal_setup(&t->cpu, fmt, sink);
+    SpeedTemporalCudaTwin *t = priv;
+    int ret = vqx_speed_temporal_twin_init(&t->host, fmt, dev, sink);
     if (ret) return ret;
-    vqx_device_use_planes(dev, VQX_DEVICE_LUMA);
     t->luma_bytes = (size_t)fmt->w * fmt->h * (fmt->bpc == 8 ? 1 : 2);
-    ret = job_init(&t->job, &t->cpu.engine.plan, 2, fmt->bpc, dev, sink);
+    ret = job_init(&t->job, &t->host.cpu.engine.plan, VQX_SPEED_TEMPORAL_PLANES, fmt->bpc,
+                   t->host.record_bytes, dev, sink);
     if (!ret) ret = vqx_device_alloc(dev, t->luma_bytes, &t->prev_ref, sink);
     if (!ret) ret = vqx_device_alloc(dev, t->luma_bytes, &t->prev_dis, sink);
     return ret;
@@ -161,13 +129,13 @@ static int temporal_device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice
 
 static int temporal_record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
 {
-    SpeedTemporalTwin *t = priv;
+    const SpeedTemporalCudaTwin *t = priv;
     const unsigned bps = t->job.bpc == 8 ? 1 : 2;
     VqxCudaSpeedJob job = t->job;
     job.minuend[0] = t->prev_ref;
     job.subtrahend[0] = f->ref[0];
     job.minuend[1] = t->prev_dis;
-    job.subtrahend[1] = t->cpu.use_ref_diff ? f->ref[0] : f->dis[0];
+    job.subtrahend[1] = t->host.cpu.use_ref_diff ? f->ref[0] : f->dis[0];
     job.pitch[0] = job.pitch[1] = f->pitch[0] / bps;
     job.result = f->result;
     /* the chain's load reads the previous lumas before these copies, behind
@@ -181,30 +149,15 @@ static int temporal_record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
     return ret;
 }
 
-static int temporal_collect(void *priv, const void *result, unsigned frame, VqxSink *sink)
-{
-    SpeedTemporalTwin *t = priv;
-    SpeedEngine *e = &t->cpu.engine;
-    float score = 0.0f;
-    if (t->cpu.have_prev) { /* the first frame has no difference: 0, as on the CPU */
-        stats_of(&e->plan, result, t->job.record_bytes, 0, &e->ref);
-        stats_of(&e->plan, result, t->job.record_bytes, 1, &e->dis);
-        score = vqx_speed_score(&e->plan, &e->ref, &e->dis);
-    }
-    t->cpu.have_prev = true;
-    /* not clipped to speed_max_val, as in libvmaf */
-    return vqx_emit(sink, 0, frame, score);
-}
-
 const VqxFeatureExtractor vqx_fex_speed_temporal_cuda = {
     .name = "speed_temporal",
     .backend = VQX_BACKEND_CUDA,
     .flags = VQX_FEX_TEMPORAL,
     .keys = vqx_speed_temporal_keys,
     .options = vqx_speed_temporal_options,
-    .state_size = sizeof(SpeedTemporalTwin),
+    .state_size = sizeof(SpeedTemporalCudaTwin),
     .close = vqx_speed_temporal_close,
     .device_init = temporal_device_init,
     .record = temporal_record,
-    .collect = temporal_collect,
+    .collect = vqx_speed_temporal_twin_collect,
 };
