@@ -74,6 +74,16 @@ static void check_float_of_i64(int64_t k)
         printf("FAIL float_of_i64(%" PRId64 "): 0x%08x, CPU 0x%08x\n", k, got, wb);
 }
 
+static void check_float_of(double a)
+{
+    const float want = (float)a;
+    uint32_t wb;
+    memcpy(&wb, &want, sizeof(wb));
+    const uint32_t got = sd_float_bits_of(bits(a));
+    if (isfinite(want) && got != wb && bad++ < 10)
+        printf("FAIL float_of(%a): 0x%08x, CPU 0x%08x\n", a, got, wb);
+}
+
 static void check_pair(double a, double b)
 {
     expect("add", a, b, sd_add(bits(a), bits(b)), a + b);
@@ -107,6 +117,12 @@ int main(void)
         uint32_t fb;
         memcpy(&fb, &f, sizeof(fb));
         if (isfinite(f)) expect("from_float", f, 0, sd_from_float_bits(fb), (double)f);
+        check_float_of(a);
+        check_float_of(a * 0x1p-100);
+        check_float_of(ldexp(a, -1100));
+        if (a >= 0) expect("sqrt", a, 0, sd_sqrt(bits(a)), sqrt(a));
+        if (isfinite(f) && f >= 0)
+            expect("sqrt float", f, 0, sd_sqrt(sd_from_float_bits(fb)), sqrt((double)f));
         if (fabs(a) < 9.2e18 && sd_to_i64(bits(a)) != (int64_t)a && bad++ < 10)
             printf("FAIL to_i64(%a)\n", a);
     }
@@ -121,6 +137,10 @@ int main(void)
             check_float_of_i64(((int64_t)1 << e) + d);
             check_float_of_i64((((int64_t)1 << e) | ((int64_t)1 << (e > 24 ? e - 24 : 0))) + d);
         }
+    for (unsigned i = 0; i < ns; i++) {
+        check_float_of(special[i]);
+        if (special[i] >= 0) expect("sqrt", special[i], 0, sd_sqrt(bits(special[i])), sqrt(special[i]));
+    }
     check_float_of_i64(INT64_MIN);
     check_float_of_i64(INT64_MAX);
     /* VIF's gain: g = sigma12 / (sigma1_sq + eps), g * sigma12, g * g * sigma1_sq */

@@ -237,6 +237,71 @@ SD_FN sd_uint sd_float_bits_of_i64(int64_t x)
     return s | (e << 23) | (SD_UINT(kept) & 0x7fffffu);
 }
 
+/* The float nearest a finite double (ties to even), as its bits: the C's
+ * (float)d. A float quotient or square root taken through a double
+ * rounded so is the correctly rounded float one (53 >= 2 * 24 + 2). */
+SD_FN sd_uint sd_float_bits_of(uint64_t a)
+{
+    const sd_uint s = SD_UINT(a >> 63) << 31;
+    if (sd_is_zero(a)) return s;
+    uint64_t m = sd_sig(a);
+    const sd_uint lz = SD_CLZ64(m);
+    m <<= lz; /* the value is m * 2^e, m's top bit at bit 63 */
+    const int e = sd_lsb_exp(a) - SD_INT(lz);
+    int biased = e + 63 + 127;
+    /* keep 24 bits, fewer for a subnormal result */
+    int shift = 40;
+    if (biased <= 0) {
+        shift = 40 + 1 - biased;
+        biased = 0;
+    }
+    if (shift >= 64) { /* below half the smallest subnormal, or at most half of it */
+        const SD_BOOL up = shift == 64 && (m << 1) != 0UL;
+        return s | (up ? 1u : 0u);
+    }
+    uint64_t kept = m >> SD_UINT(shift);
+    const uint64_t rest = m << SD_UINT(64 - shift);
+    if ((rest >> 63) != 0UL && ((rest << 1) != 0UL || (kept & 1UL) != 0UL)) kept += 1UL;
+    if (biased == 0) return s | SD_UINT(kept); /* a subnormal, or the smallest normal */
+    if ((kept >> 24) != 0UL) { /* rounded up to 2^24 */
+        kept >>= 1;
+        biased += 1;
+    }
+    if (biased >= 0xff) return s | 0x7f800000u;
+    return s | (SD_UINT(biased) << 23) | (SD_UINT(kept) & 0x7fffffu);
+}
+
+/* The square root of a >= 0, correctly rounded: a = m 2^e with e even, the
+ * radicand m 2^(2k) (123 or 124 bits in two words) gives a 62-bit integer
+ * root bit by bit, the remainder its sticky. */
+SD_FN uint64_t sd_sqrt(uint64_t a)
+{
+    if (sd_is_zero(a)) return a;
+    uint64_t m = sd_sig(a);
+    int e = sd_lsb_exp(a);
+    if ((e & 1) != 0) {
+        m <<= 1;
+        e -= 1;
+    }
+    const int k = (123 - (63 - SD_INT(SD_CLZ64(m)))) / 2;
+    const int sh = 2 * k;
+    const uint64_t hi = sh >= 64 ? m << SD_UINT(sh - 64) : sh == 0 ? 0UL : m >> SD_UINT(64 - sh);
+    const uint64_t lo = sh >= 64 ? 0UL : m << SD_UINT(sh);
+    uint64_t root = 0UL, rem = 0UL;
+    for (int i = 61; i >= 0; i--) {
+        const uint64_t pair = 2 * i >= 64 ? (hi >> SD_UINT(2 * i - 64)) & 3UL
+                                          : (lo >> SD_UINT(2 * i)) & 3UL;
+        rem = (rem << 2) | pair;
+        const uint64_t trial = (root << 2) | 1UL;
+        root <<= 1;
+        if (rem >= trial) {
+            rem -= trial;
+            root |= 1UL;
+        }
+    }
+    return sd_round_pack(0UL, root, (e - sh) / 2, rem != 0UL);
+}
+
 /* The integer part, toward zero, of a double below 2^63 in magnitude. */
 SD_FN int64_t sd_to_i64(uint64_t a)
 {
