@@ -1,18 +1,16 @@
 /* The CUDA twin of cambi: the device loads, smooths, masks, and at every
  * scale halves, filters and computes the contrast values of each picture,
  * and pools each scale's top-k mean; the host forms the scores from the
- * five means with cambi.c's own statements, and writes the heatmaps the
- * device made with cambi.c's file code. */
+ * five means (device/cambi_twin.h), and writes the heatmaps the device
+ * made with cambi.c's file code. */
 #include <errno.h>
 #include <stdint.h>
 
 #include "cuda/cambi_kernels.h"
 #include "cuda/device.h"
 #include "cuda/top_mean.h"
-#include "feature/cambi.h"
+#include "device/cambi_twin.h"
 #include "feature/top_mean.h"
-
-enum { DIS, SRC };
 
 /* vqx_cuda_top_mean takes fewer values than this (2^24). */
 #define TOP_MEAN_LIMIT (1u << 24)
@@ -20,7 +18,7 @@ enum { DIS, SRC };
 /* The twin's part of the result block; the heatmaps of the distorted
  * picture's scales follow it when asked. */
 typedef struct CambiResult {
-    double mean[2][CAMBI_SCALES];  /* [DIS / SRC][scale] */
+    double mean[2][CAMBI_SCALES];  /* [CAMBI_DIS / CAMBI_SRC][scale] */
 } CambiResult;
 
 typedef struct CambiTwin {
@@ -37,26 +35,15 @@ typedef struct CambiTwin {
     unsigned in_w, in_h;           /* the input luma */
 } CambiTwin;
 
-static const CambiGeometry *geometry(const CambiState *s, unsigned pic)
-{
-    return pic == DIS ? &s->dis : &s->src;
-}
-
 static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, VqxSink *sink)
 {
     CambiTwin *t = priv;
     CambiState *s = &t->cpu;
     int ret = vqx_cambi_setup(s, fmt, sink);
     if (ret) return ret;
-    const unsigned pictures = s->full_ref ? 2 : 1;
-    size_t samples = 0, pooled = 0;
-    for (unsigned pic = 0; pic < pictures; pic++) {
-        const CambiGeometry *g = geometry(s, pic);
-        unsigned w0, h0;
-        vqx_cambi_scale_size(s, g, 0, &w0, &h0);
-        samples = (size_t)g->w * g->h > samples ? (size_t)g->w * g->h : samples;
-        pooled = (size_t)w0 * h0 > pooled ? (size_t)w0 * h0 : pooled;
-    }
+    const unsigned pictures = vqx_cambi_twin_pictures(s);
+    size_t samples, pooled;
+    vqx_cambi_twin_largest(s, &samples, &pooled);
     if (pooled >= TOP_MEAN_LIMIT) {
         vqx_cambi_close(s); /* the CPU extractor sets up again */
         return vqx_fail(sink, -ENOTSUP, "the device pools scales below %u pixels",
@@ -86,7 +73,7 @@ static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, Vq
     if (!ret) ret = vqx_device_upload_table(dev, t->reciprocal, s->reciprocal,
                                             sizeof(s->reciprocal), sink);
     for (unsigned pic = 0; pic < pictures && !ret; pic++) {
-        const CambiGeometry *g = geometry(s, pic);
+        const CambiGeometry *g = vqx_cambi_twin_geometry(s, pic);
         ret = vqx_device_alloc(dev, g->h * sizeof(unsigned), (void **)&t->rows[pic], sink);
         if (!ret) ret = vqx_device_alloc(dev, g->w * sizeof(unsigned), (void **)&t->cols[pic], sink);
         if (!ret) ret = vqx_device_upload_table(dev, t->rows[pic], g->rows,
@@ -107,10 +94,9 @@ static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, Vq
         p->weight[d] = vqx_cambi_step_weights[d];
     }
     p->reciprocal = t->reciprocal;
-    const unsigned max_pad = s->full_ref && s->src.window > s->dis.window ? s->src.window >> 1
-                                                                          : p->pad;
     int status = 0;
-    t->columns = vqx_cuda_cambi_contrast_columns(s->band_size, max_pad, &status);
+    t->columns = vqx_cuda_cambi_contrast_columns(s->band_size, vqx_cambi_twin_max_pad(s),
+                                                 &status);
     if (!t->columns)
         return vqx_fail(sink, -EIO, "cambi: the device refuses the contrast kernel's shared "
                         "memory (CUDA error %d)", status);
@@ -121,9 +107,9 @@ static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, Vq
 static int record_picture(CambiTwin *t, const VqxDeviceFrame *f, unsigned pic, VqxDevice *dev)
 {
     const CambiState *s = &t->cpu;
-    const CambiGeometry *g = geometry(s, pic);
+    const CambiGeometry *g = vqx_cambi_twin_geometry(s, pic);
     CambiResult *result = f->result;
-    const void *plane = pic == DIS ? f->dis[0] : f->ref[0];
+    const void *plane = pic == CAMBI_DIS ? f->dis[0] : f->ref[0];
     const size_t pitch = f->pitch[0] / (s->bpc == 8 ? 1 : 2);
     void *stream = f->stream;
     int ret = vqx_device_launched(dev, vqx_cuda_cambi_load(
@@ -147,7 +133,7 @@ static int record_picture(CambiTwin *t, const VqxDeviceFrame *f, unsigned pic, V
             w = (w + 1) >> 1;
             h = (h + 1) >> 1;
         }
-        uint16_t *heat = s->heatmaps_path && pic == DIS ?
+        uint16_t *heat = s->heatmaps_path && pic == CAMBI_DIS ?
                          (uint16_t *)((char *)f->result + t->heat_at[scale]) : NULL;
         if (!ret) ret = vqx_device_launched(dev, vqx_cuda_cambi_contrast(
             &params, t->image[image], t->mask[mask], w, h, t->columns, t->contrast, gain, heat,
@@ -163,8 +149,8 @@ static int record_picture(CambiTwin *t, const VqxDeviceFrame *f, unsigned pic, V
 static int record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
 {
     CambiTwin *t = priv;
-    int ret = record_picture(t, f, DIS, dev);
-    if (!ret && t->cpu.full_ref) ret = record_picture(t, f, SRC, dev);
+    int ret = record_picture(t, f, CAMBI_DIS, dev);
+    if (!ret && t->cpu.full_ref) ret = record_picture(t, f, CAMBI_SRC, dev);
     return ret;
 }
 
@@ -174,7 +160,6 @@ static int collect(void *priv, const void *block, unsigned frame, VqxSink *sink)
     const CambiState *s = &t->cpu;
     const CambiResult *r = block;
     int err = 0;
-    const double dis_score = vqx_cambi_score(&s->dis, r->mean[DIS]);
     for (unsigned scale = 0; scale < CAMBI_SCALES && s->heatmaps_path && !err; scale++) {
         unsigned w, h;
         vqx_cambi_scale_size(s, &s->dis, scale, &w, &h);
@@ -182,10 +167,7 @@ static int collect(void *priv, const void *block, unsigned frame, VqxSink *sink)
                                       (const uint16_t *)((const char *)block + t->heat_at[scale]),
                                       sink);
     }
-    if (!err) err = vqx_cambi_emit_distorted(s, frame, dis_score, sink);
-    if (err || !s->full_ref) return err;
-    return vqx_cambi_emit_full_ref(s, frame, dis_score,
-                                               vqx_cambi_score(&s->src, r->mean[SRC]), sink);
+    return err ? err : vqx_cambi_twin_emit(s, frame, r->mean, sink);
 }
 
 const VqxFeatureExtractor vqx_fex_cambi_cuda = {

@@ -11,15 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "feature/cambi_sizes.h"
 #include "hostdev.h"
-
-#define CAMBI_SCALES 5
-#define CAMBI_MAX_STEPS 32
-#define CAMBI_MASK_SIZE 7          /* flatness window of the spatial mask */
-/* libvmaf divides by p0 + p1 through a table of 1/n, n <= 65 * 65 (so
- * windows above 65 are refused), holding 1/n rounded to 9 significant
- * digits: that rounding, not 1.0f / n, is what the scores carry. */
-#define CAMBI_RECIPROCALS (65 * 65 + 1)
 
 #ifndef __CUDACC__
 #include <stdio.h>
