@@ -47,6 +47,7 @@ extern const VqxFeatureExtractor vqx_fex_psnr_vulkan;
 extern const VqxFeatureExtractor vqx_fex_motion_vulkan;
 extern const VqxFeatureExtractor vqx_fex_adm_vulkan;
 extern const VqxFeatureExtractor vqx_fex_vif_vulkan;
+extern const VqxFeatureExtractor vqx_fex_cambi_vulkan;
 #endif
 static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_psnr,
@@ -92,6 +93,7 @@ static const VqxFeatureExtractor *const extractors[] = {
     &vqx_fex_motion_vulkan,
     &vqx_fex_adm_vulkan,
     &vqx_fex_vif_vulkan,
+    &vqx_fex_cambi_vulkan,
 #endif
     NULL
 };

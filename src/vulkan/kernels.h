@@ -122,4 +122,42 @@ static inline uint32_t vqx_vk_vif_pitch_words(uint32_t w)
 void vqx_vk_vif_record(VqxVk *vk, const VqxVkCommands *c, const VqxVkVifKernels *k,
                        const VqxVkVifScale *scale);
 
+/* ---- cambi: one picture's stages (feature/cambi.h), images and masks one
+ * sample per 32-bit word in compact rows; the tables are device addresses:
+ * steps holds tvi[CAMBI_MAX_STEPS] then the step weights, reciprocal
+ * CambiState.reciprocal ---- */
+typedef struct VqxVkCambiKernels {
+    VqxVkKernel load, mask, scale, contrast;
+} VqxVkCambiKernels;
+
+int vqx_vk_cambi_kernels(VqxVk *vk, VqxVkCambiKernels *k);
+void vqx_vk_cambi_kernels_free(VqxVk *vk, VqxVkCambiKernels *k);
+
+/* image = vqx_cambi_load_10bit of plane through the maps rows and cols (w x h), then
+ * vqx_cambi_smooth_2x2 when smooth; mask = its vqx_cambi_spatial_mask. */
+typedef struct VqxVkCambiLoad {
+    VkDeviceAddress plane, rows, cols, image, mask;
+    uint32_t pitch_words, bpc, w, h, smooth, threshold;
+} VqxVkCambiLoad;
+
+void vqx_vk_cambi_load_record(VqxVk *vk, const VqxVkCambiKernels *k, const VqxVkCommands *c,
+                              const VqxVkCambiLoad *l);
+/* out_image = the mode filter of image (in_w x in_h), halved first when
+ * halve (then the mask too, into out_mask). */
+void vqx_vk_cambi_scale_record(VqxVk *vk, const VqxVkCambiKernels *k, const VqxVkCommands *c,
+                               VkDeviceAddress image, VkDeviceAddress mask, uint32_t in_w,
+                               uint32_t in_h, int halve, VkDeviceAddress out_image,
+                               VkDeviceAddress out_mask);
+
+/* contrast = vqx_cambi_contrast_values of image and mask (w x h); counts:
+ * vqx_vk_cambi_counts_bytes of scratch. */
+typedef struct VqxVkCambiContrast {
+    VkDeviceAddress image, mask, contrast, counts, steps, reciprocal;
+    uint32_t w, h, pad, n_steps, band_lo, band_size, vlt;
+} VqxVkCambiContrast;
+
+size_t vqx_vk_cambi_counts_bytes(uint32_t w, uint32_t h, uint32_t band_size);
+void vqx_vk_cambi_contrast_record(VqxVk *vk, const VqxVkCambiKernels *k, const VqxVkCommands *c,
+                                  const VqxVkCambiContrast *p);
+
 #endif
