@@ -21,7 +21,7 @@
 
 #include "check.h"
 #include "cuda_check.h"
-#include "xorshift.h"
+#include "cambi_content.h"
 #include "cuda/cambi_kernels.h"
 #include "feature/cambi.h"
 #include "feature/registry.h"
@@ -30,44 +30,6 @@
 /* Extra samples at the end of each device input row: the kernels take a pitch. */
 #define PITCH_PAD 5
 #define BIG_WINDOW 65
-
-enum Content { RANDOM, FLAT, BANDS, NOISY_BANDS, N_CONTENTS };
-static const char *const content_name[N_CONTENTS] = { "random", "flat", "bands", "noisy bands" };
-
-/* A 10-bit slow ramp in the visible dark-to-mid range: wide flat bands. */
-static unsigned band_value(unsigned x, unsigned y)
-{
-    return 64 + (3 * x + y) / 23 % 160;
-}
-
-static unsigned sample_at(enum Content c, unsigned x, unsigned y, unsigned bpc)
-{
-    const unsigned max = (1u << bpc) - 1;
-    unsigned v10;
-    switch (c) {
-    case RANDOM: return rnd() % (max + 1);
-    case FLAT: v10 = 300; break;
-    case BANDS: v10 = band_value(x, y); break;
-    default:
-        v10 = band_value(x, y);
-        if (rnd() % 11 == 0) v10 += rnd() % 5;
-        break;
-    }
-    return bpc >= 10 ? v10 << (bpc - 10) | (c == NOISY_BANDS ? rnd() % (1u << (bpc - 10)) : 0)
-                     : v10 >> (10 - bpc);
-}
-
-static void fill(VqxPicture *p, enum Content c)
-{
-    for (unsigned y = 0; y < p->h[0]; y++) {
-        uint8_t *row = (uint8_t *)p->data[0] + y * p->stride[0];
-        for (unsigned x = 0; x < p->w[0]; x++) {
-            const unsigned v = sample_at(c, x, y, p->bpc);
-            if (p->bpc == 8) row[x] = (uint8_t)v;
-            else ((uint16_t *)row)[x] = (uint16_t)v;
-        }
-    }
-}
 
 /* Differences of two arrays of `size`-byte values; reports the first. */
 static unsigned differ(const void *gpu, const void *cpu, size_t n, size_t size, unsigned w,
@@ -249,17 +211,17 @@ int main(void)
     static const unsigned depths[] = { 8, 10, 12, 16 };
     for (unsigned si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
         for (unsigned di = 0; di < sizeof(depths) / sizeof(depths[0]); di++)
-            for (int c = 0; c < N_CONTENTS; c++) {
+            for (int c = 0; c < CAMBI_CONTENTS; c++) {
                 const unsigned w = sizes[si][0], h = sizes[si][1], bpc = depths[di];
                 VqxPicture pic;
                 if (vqx_picture_alloc(&pic, VQX_PIX_400, bpc, w, h)) return 1;
                 rng = 0x9E3779B9u ^ (si * 7919u + di * 104729u + (unsigned)c * 1299709u);
-                fill(&pic, (enum Content)c);
+                cambi_fill(&pic, (enum CambiContent)c);
                 for (unsigned o = 0; o < sizeof(option_sets) / sizeof(option_sets[0]); o++) {
                     if (strstr(option_sets[o], "enc_width") && (w < 217 || h < 180)) continue;
                     char where[160];
                     snprintf(where, sizeof(where), "%ux%u %u-bit %s [%s]", w, h, bpc,
-                             content_name[c], option_sets[o]);
+                             cambi_content_name[c], option_sets[o]);
                     const unsigned before = (unsigned)check_failed;
                     check_picture(&pic, option_sets[o], where);
                     printf("%s %s\n", (unsigned)check_failed == before ? "ok  " : "FAIL", where);
@@ -276,7 +238,7 @@ int main(void)
     for (unsigned bpc = 8; CAMBI_CHECK_4K && bpc <= 10; bpc += 2) {
         VqxPicture pic;
         if (vqx_picture_alloc(&pic, VQX_PIX_400, bpc, 3840, 2160)) return 1;
-        fill(&pic, NOISY_BANDS);
+        cambi_fill(&pic, CAMBI_NOISY_BANDS);
         for (unsigned o = 0; o < sizeof(options_4k) / sizeof(options_4k[0]); o++) {
             char where[160];
             snprintf(where, sizeof(where), "3840x2160 %u-bit noisy bands [%s]", bpc, options_4k[o]);

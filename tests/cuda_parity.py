@@ -140,7 +140,9 @@ VULKAN_SETS = {"vulkan": (["psnr=enable_mse=true:enable_apsnr=true", "motion=deb
                "vulkan vif gain": (["vif=debug=true:vif_enhn_gain_limit=1.2"], []),
                "vulkan model": ([], ["version=vmaf_v0.6.1"]),
                **{f"vulkan options {i + 1}": ([o], []) for i, o in enumerate(
-                   o for o in OPTIONS if o.startswith(("psnr", "motion", "adm", "vif")))}}
+                   o for o in OPTIONS if o.startswith(("psnr", "motion", "adm", "vif")))},
+               "cambi": (CAMBI, []), "cambi options": (CAMBI_OPTIONS, []),
+               **{f"cambi full_ref {i + 1}": ([o], []) for i, o in enumerate(CAMBI_FULL_REF)}}
 # the smallest frame side each Vulkan twin takes: motion's blur, vif's scale 3, adm's 4-level DWT
 VULKAN_MIN_SIDE = {"motion": 3, "vif": 16, "adm": 33}
 
@@ -532,10 +534,12 @@ def main():
     for name, argv, sets, geometry in inputs:
         if args.only and args.only not in name:
             continue
-        if device == "vulkan":
+        if device == "vulkan":  # cambi's sets as on CUDA
             runs = {k: v for k, v in VULKAN_SETS.items()
                     if all(min(geometry[:2]) >= VULKAN_MIN_SIDE.get(f.split("=")[0], 1)
-                           for f in v[0] + (["adm"] if v[1] else []))}  # a model: vif, adm
+                           for f in v[0] + (["adm"] if v[1] else []))  # a model: vif, adm
+                    and applies(k, *geometry) and (not k.startswith("cambi full_ref") or
+                                                   any(tag in name for tag in FULL_REF_INPUTS))}
         elif sets in SMALL:
             runs = {sets: SMALL[sets]}
         elif sets == "ssim all":

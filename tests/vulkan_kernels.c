@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cambi_content.h"
 #include "check.h"
 #include "device/adm_twin.h"
+#include "feature/cambi.h"
 #include "feature/motion.h"
 #include "feature/psnr_dsp.h"
 #include "feature/registry.h"
@@ -345,6 +347,179 @@ static void check_adm(const VqxVkAdmKernels *k, unsigned w, unsigned h, unsigned
     free(s);
 }
 
+/* ---- cambi: each stage from the CPU's input of that stage (cambi.h), so
+ * a difference points at one kernel ---- */
+
+#define CAMBI_BIG_WINDOW 65
+
+static VqxVkBuffer cambi_buffer(size_t bytes)
+{
+    VqxVkBuffer b;
+    VK(vqx_vk_buffer(vk, bytes ? bytes : 4, &b));
+    memset(b.map, 0, bytes ? bytes : 4);
+    return b;
+}
+
+/* A recording of one stage, run at its end. */
+static VqxVkCommands cambi_begin(void)
+{
+    VqxVkCommands c;
+    VK(vqx_vk_record(vk, &c));
+    return c;
+}
+
+static void cambi_run(VqxVkCommands *c)
+{
+    VK(vqx_vk_end(vk, c));
+    VK(vqx_vk_run(vk, c, timeout_ns));
+    vqx_vk_commands_free(vk, c);
+}
+
+/* The first of the n words (samples, mask flags or float bits) that differ. */
+static void cambi_expect(const uint32_t *got, const void *want, unsigned size, unsigned w,
+                         unsigned h, const char *what, const char *where)
+{
+    unsigned bad = 0;
+    for (size_t i = 0; i < (size_t)w * h; i++) {
+        uint32_t c = 0;
+        memcpy(&c, (const char *)want + i * size, size);
+        if (got[i] != c && !bad++)
+            printf("  %s %s at (%zu, %zu): vulkan 0x%x, C 0x%x\n", where, what, i % w, i / w,
+                   got[i], c);
+    }
+    CHECK(!bad, "%s %s: %u differences", where, what, bad);
+}
+
+static void cambi_put(VqxVkBuffer *b, const void *v, unsigned size, size_t n)
+{
+    uint32_t *words = b->map;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = 0;
+        memcpy(&x, (const char *)v + i * size, size);
+        words[i] = x;
+    }
+}
+
+static void check_cambi_contrast(const VqxVkCambiKernels *k, CambiState *s, unsigned w,
+                                 unsigned h, unsigned window, const VqxVkBuffer *steps,
+                                 const VqxVkBuffer *reciprocal, const char *what,
+                                 const char *where)
+{
+    const size_t n = (size_t)w * h;
+    VqxVkBuffer img = cambi_buffer(4 * n), mask = cambi_buffer(4 * n), out = cambi_buffer(4 * n);
+    VqxVkBuffer counts = cambi_buffer(vqx_vk_cambi_counts_bytes(w, h, s->band_size));
+    cambi_put(&img, s->image, 2, n);
+    cambi_put(&mask, s->mask, 1, n);
+    const VqxVkCambiContrast p = {
+        .image = img.address, .mask = mask.address, .contrast = out.address,
+        .counts = counts.address, .steps = steps->address, .reciprocal = reciprocal->address,
+        .w = w, .h = h, .pad = window >> 1, .n_steps = s->n_steps, .band_lo = s->band_lo,
+        .band_size = s->band_size, .vlt = s->vlt_luma,
+    };
+    VqxVkCommands c = cambi_begin();
+    vqx_vk_cambi_contrast_record(vk, k, &c, &p);
+    cambi_run(&c);
+    vqx_cambi_contrast_values(s, w, h, window);
+    char name[64];
+    snprintf(name, sizeof(name), "%s contrast (window %u)", what, window);
+    cambi_expect(out.map, s->contrast, 4, w, h, name, where);
+    vqx_vk_buffer_free(vk, &img);
+    vqx_vk_buffer_free(vk, &mask);
+    vqx_vk_buffer_free(vk, &out);
+    vqx_vk_buffer_free(vk, &counts);
+}
+
+static void check_cambi(const VqxVkCambiKernels *k, const VqxPicture *pic, const char *opts,
+                        const char *where)
+{
+    const VqxFeatureExtractor *fex = vqx_registry_find("cambi", VQX_BACKEND_CPU);
+    CambiState *s = calloc(1, fex->state_size);
+    char kv[160], err[256];
+    snprintf(kv, sizeof(kv), "%s", opts);
+    const VqxFrameFormat fmt = { .layout = VQX_PIX_400, .bpc = pic->bpc, .w = pic->w[0],
+                                 .h = pic->h[0] };
+    if (!s || vqx_options_apply(fex, s, kv, err, sizeof(err)) || fex->init(s, &fmt, NULL)) {
+        CHECK(0, "%s cambi %s: cpu set-up", where, opts);
+        free(s);
+        return;
+    }
+    /* the largest window's counts need a wider histogram than init's */
+    free(s->hist);
+    s->hist = malloc((s->band_size ? s->band_size : 1) * (s->dis.w + CAMBI_BIG_WINDOW) * 2);
+    const CambiGeometry *g = &s->dis;
+    const size_t n = (size_t)g->w * g->h;
+    /* the plane as the backend lays it out, and a spare word a row */
+    const unsigned bps = pic->bpc == 8 ? 1 : 2, pitch_words = (pic->w[0] * bps + 3) / 4 + 1;
+    VqxVkBuffer plane = cambi_buffer(4ull * pitch_words * pic->h[0]);
+    for (unsigned y = 0; y < pic->h[0]; y++)
+        memcpy((char *)plane.map + 4ull * pitch_words * y,
+               (const char *)pic->data[0] + (size_t)pic->stride[0] * y, pic->w[0] * bps);
+    VqxVkBuffer rows = cambi_buffer(4ull * g->h), cols = cambi_buffer(4ull * g->w);
+    memcpy(rows.map, g->rows, 4ull * g->h);
+    memcpy(cols.map, g->cols, 4ull * g->w);
+    VqxVkBuffer steps = cambi_buffer(8 * CAMBI_MAX_STEPS);
+    for (unsigned d = 0; d < CAMBI_MAX_STEPS; d++) {
+        ((uint32_t *)steps.map)[d] = s->tvi[d];
+        ((uint32_t *)steps.map)[CAMBI_MAX_STEPS + d] = (uint32_t)vqx_cambi_step_weights[d];
+    }
+    VqxVkBuffer reciprocal = cambi_buffer(sizeof(s->reciprocal));
+    memcpy(reciprocal.map, s->reciprocal, sizeof(s->reciprocal));
+    VqxVkBuffer img = cambi_buffer(4 * n), mask = cambi_buffer(4 * n);
+    VqxVkBuffer out = cambi_buffer(4 * n), out_mask = cambi_buffer(4 * n);
+
+    /* load (and smooth) and mask */
+    for (unsigned smooth = 0; smooth < 2; smooth++) {
+        (pic->bpc == 8 ? vqx_cambi_load_10bit_8bpc : vqx_cambi_load_10bit_16bpc)(
+            pic->data[0], pic->stride[0], pic->bpc, g->rows, g->cols, g->w, g->h, s->image);
+        if (smooth) vqx_cambi_smooth_2x2(s->image, g->w, g->h);
+        const VqxVkCambiLoad load = { plane.address, rows.address, cols.address, img.address,
+                                      mask.address, pitch_words, pic->bpc, g->w, g->h, smooth,
+                                      g->mask_threshold };
+        VqxVkCommands c = cambi_begin();
+        vqx_vk_cambi_load_record(vk, k, &c, &load);
+        cambi_run(&c);
+        cambi_expect(img.map, s->image, 2, g->w, g->h, smooth ? "load+smooth" : "load", where);
+        vqx_cambi_spatial_mask(s, g->w, g->h, g->mask_threshold);
+        cambi_expect(mask.map, s->mask, 1, g->w, g->h, smooth ? "mask (smoothed)" : "mask", where);
+    }
+    /* the picture as the extractor scores it */
+    (pic->bpc == 8 ? vqx_cambi_load_10bit_8bpc : vqx_cambi_load_10bit_16bpc)(
+        pic->data[0], pic->stride[0], pic->bpc, g->rows, g->cols, g->w, g->h, s->image);
+    if (s->smooth) vqx_cambi_smooth_2x2(s->image, g->w, g->h);
+    vqx_cambi_spatial_mask(s, g->w, g->h, g->mask_threshold);
+    unsigned w = g->w, h = g->h;
+    char what[64];
+    for (unsigned scale = 0; scale < CAMBI_SCALES; scale++) {
+        const int halve = scale || s->halve_first;
+        cambi_put(&img, s->image, 2, (size_t)w * h);
+        cambi_put(&mask, s->mask, 1, (size_t)w * h);
+        VqxVkCommands c = cambi_begin();
+        vqx_vk_cambi_scale_record(vk, k, &c, img.address, mask.address, w, h, halve, out.address,
+                                  out_mask.address);
+        cambi_run(&c);
+        if (halve) {
+            vqx_cambi_halve(s, w, h);
+            w = (w + 1) >> 1;
+            h = (h + 1) >> 1;
+            snprintf(what, sizeof(what), "scale %u halved mask", scale);
+            cambi_expect(out_mask.map, s->mask, 1, w, h, what, where);
+        }
+        vqx_cambi_mode_filter(s, w, h);
+        snprintf(what, sizeof(what), "scale %u mode filter", scale);
+        cambi_expect(out.map, s->image, 2, w, h, what, where);
+        snprintf(what, sizeof(what), "scale %u", scale);
+        check_cambi_contrast(k, s, w, h, g->window, &steps, &reciprocal, what, where);
+        if (!scale && g->window != CAMBI_BIG_WINDOW)
+            check_cambi_contrast(k, s, w, h, CAMBI_BIG_WINDOW, &steps, &reciprocal, what, where);
+    }
+    VqxVkBuffer *const buffers[] = { &plane, &rows, &cols, &steps, &reciprocal, &img, &mask,
+                                     &out, &out_mask };
+    for (unsigned i = 0; i < sizeof(buffers) / sizeof(buffers[0]); i++)
+        vqx_vk_buffer_free(vk, buffers[i]);
+    fex->close(s);
+    free(s);
+}
+
 /* The 16-bit sample x of row y of a plane of 16-bit means, two to a word. */
 static unsigned mean_at(const VqxVkBuffer *b, unsigned pitch_words, unsigned x, unsigned y)
 {
@@ -510,6 +685,39 @@ static void check_vif(const VqxVkVifKernels *k, const uint16_t *log2_table, unsi
     }
 }
 
+static void check_cambi_all(void)
+{
+    static const char *const option_sets[] = {
+        "", "enc_bitdepth=8", "max_log_contrast=0", "max_log_contrast=5:eotf=pq",
+        "max_log_contrast=3:cambi_vis_lum_threshold=20:tvi_threshold=0.005",
+        "tvi_threshold=0.0001:max_log_contrast=4", "enc_width=217:enc_height=180:window_size=127",
+    };
+    /* the smallest sides (216 x 1, 1 x 216), odd ones, several strips of columns */
+    static const unsigned sizes[][2] = { { 216, 1 }, { 1, 216 }, { 216, 150 }, { 241, 217 },
+                                         { 1283, 219 } };
+    static const unsigned depths[] = { 8, 10, 12, 16 };
+    VqxVkCambiKernels k;
+    VK(vqx_vk_cambi_kernels(vk, &k));
+    for (unsigned si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+        for (unsigned di = 0; di < sizeof(depths) / sizeof(depths[0]); di++)
+            for (int c = 0; c < CAMBI_CONTENTS; c++) {
+                const unsigned w = sizes[si][0], h = sizes[si][1], bpc = depths[di];
+                VqxPicture pic;
+                if (vqx_picture_alloc(&pic, VQX_PIX_400, bpc, w, h)) exit(1);
+                rng = 0x9E3779B9u ^ (si * 7919u + di * 104729u + (unsigned)c * 1299709u);
+                cambi_fill(&pic, (enum CambiContent)c);
+                for (unsigned o = 0; o < sizeof(option_sets) / sizeof(option_sets[0]); o++) {
+                    if (strstr(option_sets[o], "enc_width") && (w < 217 || h < 180)) continue;
+                    char where[160];
+                    snprintf(where, sizeof(where), "cambi %ux%u %u-bit %s [%s]", w, h, bpc,
+                             cambi_content_name[c], option_sets[o]);
+                    check_cambi(&k, &pic, option_sets[o], where);
+                }
+                vqx_picture_free(&pic);
+            }
+    vqx_vk_cambi_kernels_free(vk, &k);
+}
+
 int main(void)
 {
     vk = vulkan_device_or_skip();
@@ -574,6 +782,7 @@ int main(void)
                               content, gain_limits[g]);
                 }
     vqx_vk_vif_kernels_free(vk, &vif);
+    check_cambi_all();
     vqx_vk_close(vk);
     return check_report();
 }
