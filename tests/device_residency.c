@@ -7,8 +7,8 @@
  * and no allocation after the first frame; the upload carries only the
  * planes the twins read. The scores must equal the CPU backend's.
  * The chains each backend has every twin of: psnr, motion and adm (chroma
- * too), VMAF v0.6.1 (luma only) and with psnr, on both backends; on CUDA
- * also VMAF v0.6.1 plus the
+ * too), VMAF v0.6.1 (luma only) and with psnr, on both backends; on Vulkan
+ * also cambi (full_ref) and motion; on CUDA also VMAF v0.6.1 plus the
  * float twins (float_psnr, float_moment, float_ansnr, float_motion, float_vif,
  * float_adm, float_ssim, float_ms_ssim), plus ssimulacra2 (chroma too), plus
  * psnr_hvs (chroma too), the vmaf_v1.0.16_3d0h model (cambi, speed_chroma, adm,
@@ -89,6 +89,9 @@ static const Chain chains[] = {
     { "psnr + motion + adm (luma and chroma)", NULL,
       { { "psnr", "enable_mse=true" }, { "motion", "debug=true" }, { "adm", "debug=true" } },
       96, 64, 1, ON_CUDA | ON_VULKAN },
+    /* cambi needs a side of 216 */
+    { "cambi + motion (luma only)", NULL,
+      { { "cambi", "full_ref=true" }, { "motion", "debug=true" } }, 320, 240, 0, ON_VULKAN },
     { "vmaf (luma only)", "version=vmaf_v0.6.1", { { NULL } }, 96, 64, 0, ON_CUDA | ON_VULKAN },
     { "vmaf + psnr (luma and chroma)", "version=vmaf_v0.6.1", { { "psnr", "enable_mse=true" } },
       96, 64, 1, ON_CUDA | ON_VULKAN },
