@@ -18,7 +18,8 @@
                  ptrdiff_t cur_stride, unsigned y, unsigned w, unsigned h, unsigned bpc, \
                  int32_t *mid)
 /* Sum of |blur along the row| of mid[0..w), modulo 2^32; mirrors mid into
- * its VQX_MOTION_RADIUS margins first (w >= 3). */
+ * its VQX_MOTION_RADIUS margins first (w >= 3). The values are the column
+ * pass's, so |mid[x]| <= 65535 (the SIMD entries rely on it). */
 #define MOTION_ROW_SAD(name) uint32_t name(int32_t *mid, unsigned w)
 
 typedef MOTION_BLUR_COLUMNS((*MotionBlurColumnsFn));

@@ -8,6 +8,7 @@
 
 #define VQX_MOTION_RADIUS 2
 #define VQX_MOTION_TAPS_N (2 * VQX_MOTION_RADIUS + 1)
+/* Symmetric: the SIMD column pass adds rows 0 and 4, 1 and 3 before the taps. */
 #define VQX_MOTION_TAP_VALUES 3571, 16004, 26386, 16004, 3571
 
 #endif

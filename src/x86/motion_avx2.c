@@ -16,6 +16,7 @@
 #define VOR(a, b) _mm256_or_si256(a, b)
 #define VAND(a, b) _mm256_and_si256(a, b)
 #define VLOAD(p) _mm256_loadu_si256((const __m256i *)(p))
+#define BLEND_ODD16(a, b) _mm256_blend_epi16(a, b, 0xaa)
 #define NAME(f) f##_avx2
 
 /* Columns 0-3 and 8-11 of lo, 4-7 and 12-15 of hi (unpack order) to mid. */

@@ -16,6 +16,7 @@
 #define VOR(a, b) _mm512_or_si512(a, b)
 #define VAND(a, b) _mm512_and_si512(a, b)
 #define VLOAD(p) _mm512_loadu_si512(p)
+#define BLEND_ODD16(a, b) _mm512_mask_blend_epi16(0xaaaaaaaa, a, b)
 #define NAME(f) f##_avx512
 
 /* Unpack order (lo: columns 0-3, 8-11, ..., hi: 4-7, 12-15, ...) to mid. */

@@ -8,12 +8,13 @@
  *   diff8(p, c)         prev - cur of 2 LANES 8-bit samples, as 16-bit lanes
  *   store_cols(mid, lo, hi)   2 LANES columns of unpack order to mid
  *   or_lanes(v), add_lanes(v) the OR and the sum of the lanes of v
+ *   BLEND_ODD16(a, b)   the even 16-bit lanes of a with the odd ones of b
  *   TailMask, tail_mask(n), load_masked(p, m)   loads of the first n < LANES
  *                       32-bit lanes, the others 0
  * The column pass does 2 LANES columns a step (the 16-bit column sums need
  * 33 bits: they are taken as the difference of two unsigned 32-bit sums,
- * rounded through their high and low parts), the row pass LANES (the 64-bit
- * sums are split the same way, by the high and low 16 bits of each value).
+ * rounded through their high and low parts), the row pass LANES (its 33-bit
+ * sums split by each value's high 16 bits and lowest bit, see abs_blur).
  * A column pass narrower than 2 LANES goes to the C; a wider one ends with
  * a chunk that overlaps the previous one and rewrites its values unchanged;
  * the row pass ends with masked loads.
@@ -42,7 +43,9 @@ static void tap_rows(const void *prev, ptrdiff_t prev_stride, const void *cur,
     }
 }
 
-/* 8 bits: differences fit 16 bits and their sums 32, as in the C. */
+/* 8 bits: differences fit 16 bits and their sums 32, as in the C. The taps
+ * are symmetric, so the outer and inner pairs of rows are added first (9-bit
+ * differences, 10-bit sums); the rounding rides in the centre row's madd. */
 MOTION_BLUR_COLUMNS(NAME(vqx_motion_blur_columns_8bpc))
 {
     if (w < COLS)
@@ -51,24 +54,21 @@ MOTION_BLUR_COLUMNS(NAME(vqx_motion_blur_columns_8bpc))
     const uint8_t *p[5], *c[5];
     tap_rows(prev, prev_stride, cur, cur_stride, y, h, p, c);
     const int32_t *t = vqx_motion_taps;
-    const VEC t01 = VI(set1_epi32)((int32_t)((uint32_t)t[1] << 16 | (uint32_t)t[0]));
-    const VEC t23 = VI(set1_epi32)((int32_t)((uint32_t)t[3] << 16 | (uint32_t)t[2]));
-    const VEC t4 = VI(set1_epi32)(t[4]), round = VI(set1_epi32)(128);
-    const VEC zero = VZERO();
-    VEC any = zero;
+    const VEC outer_inner = VI(set1_epi32)((int32_t)((uint32_t)t[1] << 16 | (uint32_t)t[0]));
+    const VEC centre_round = VI(set1_epi32)((int32_t)(128u << 16 | (uint32_t)t[2]));
+    const VEC one = VI(set1_epi16)(1);
+    VEC any = VZERO();
     for (unsigned x = 0;; x += COLS) {
         if (x > w - COLS) x = w - COLS;
-        const VEC d0 = diff8(p[0] + x, c[0] + x), d1 = diff8(p[1] + x, c[1] + x);
-        const VEC d2 = diff8(p[2] + x, c[2] + x), d3 = diff8(p[3] + x, c[3] + x);
-        const VEC d4 = diff8(p[4] + x, c[4] + x);
-        VEC lo = VI(add_epi32)(VI(madd_epi16)(VI(unpacklo_epi16)(d0, d1), t01),
-                               VI(madd_epi16)(VI(unpacklo_epi16)(d2, d3), t23));
-        VEC hi = VI(add_epi32)(VI(madd_epi16)(VI(unpackhi_epi16)(d0, d1), t01),
-                               VI(madd_epi16)(VI(unpackhi_epi16)(d2, d3), t23));
-        lo = VI(add_epi32)(lo, VI(madd_epi16)(VI(unpacklo_epi16)(d4, zero), t4));
-        hi = VI(add_epi32)(hi, VI(madd_epi16)(VI(unpackhi_epi16)(d4, zero), t4));
-        lo = VI(srai_epi32)(VI(add_epi32)(lo, round), 8);
-        hi = VI(srai_epi32)(VI(add_epi32)(hi, round), 8);
+        const VEC outer = VI(add_epi16)(diff8(p[0] + x, c[0] + x), diff8(p[4] + x, c[4] + x));
+        const VEC inner = VI(add_epi16)(diff8(p[1] + x, c[1] + x), diff8(p[3] + x, c[3] + x));
+        const VEC centre = diff8(p[2] + x, c[2] + x);
+        VEC lo = VI(add_epi32)(VI(madd_epi16)(VI(unpacklo_epi16)(outer, inner), outer_inner),
+                               VI(madd_epi16)(VI(unpacklo_epi16)(centre, one), centre_round));
+        VEC hi = VI(add_epi32)(VI(madd_epi16)(VI(unpackhi_epi16)(outer, inner), outer_inner),
+                               VI(madd_epi16)(VI(unpackhi_epi16)(centre, one), centre_round));
+        lo = VI(srai_epi32)(lo, 8);
+        hi = VI(srai_epi32)(hi, 8);
         any = VOR(any, VOR(lo, hi));
         store_cols(mid + x, lo, hi);
         if (x == w - COLS) break;
@@ -124,20 +124,29 @@ MOTION_BLUR_COLUMNS(NAME(vqx_motion_blur_columns_16bpc))
     return or_lanes(any);
 }
 
-/* |(sum of tap * v + 2^15) >> 16| of LANES outputs from the 5 windows v[k]:
- * with v = 2^16 H + L, the sum is 2^16 sum(tap H) + sum(tap L), the first
- * within 32 bits signed, the second unsigned. Lanes of v all zero give 0. */
+/* |(sum of tap * m + 2^15) >> 16| of LANES outputs from the 5 windows v[k]
+ * of column-pass values (|m| <= 65535): with m = 2 a + b (a = m >> 1 fits
+ * 16 bits signed, b = m & 1) the sum is 2 A + B, A = sum(tap a) and B =
+ * sum(tap b), each by madd on windows k and k + 1 paired in a lane's halves,
+ * and (2 A + B + 2^15) >> 16 = (A + ((B + 2^15) >> 1)) >> 15, where every
+ * step stays within 32 bits signed. */
 ALWAYS_INLINE VEC abs_blur(const VEC v[5])
 {
-    const VEC low16 = VI(set1_epi32)(0xffff);
-    VEC high = VZERO(), low = high;
-    for (int k = 0; k < 5; k++) {
-        const VEC t = VI(set1_epi32)(vqx_motion_taps[k]);
-        high = VI(add_epi32)(high, VI(madd_epi16)(VI(srli_epi32)(v[k], 16), t));
-        low = VI(add_epi32)(low, VI(mullo_epi32)(VAND(v[k], low16), t));
-    }
-    low = VI(srli_epi32)(VI(add_epi32)(low, VI(set1_epi32)(1 << 15)), 16);
-    return VI(abs_epi32)(VI(add_epi32)(high, low));
+    const int32_t *t = vqx_motion_taps;
+    const VEC t01 = VI(set1_epi32)((int32_t)((uint32_t)t[1] << 16 | (uint32_t)t[0]));
+    const VEC t23 = VI(set1_epi32)((int32_t)((uint32_t)t[3] << 16 | (uint32_t)t[2]));
+    const VEC t4 = VI(set1_epi32)(t[4]);
+    const VEC bit0 = VI(set1_epi32)(0x00010001);
+    VEC a = VI(madd_epi16)(BLEND_ODD16(VI(srai_epi32)(v[0], 1), VI(slli_epi32)(v[1], 15)), t01);
+    a = VI(add_epi32)(a, VI(madd_epi16)(BLEND_ODD16(VI(srai_epi32)(v[2], 1),
+                                                    VI(slli_epi32)(v[3], 15)), t23));
+    a = VI(add_epi32)(a, VI(madd_epi16)(VI(srai_epi32)(v[4], 1), t4));
+    VEC b = VI(madd_epi16)(VAND(BLEND_ODD16(v[0], VI(slli_epi32)(v[1], 16)), bit0), t01);
+    b = VI(add_epi32)(b, VI(madd_epi16)(VAND(BLEND_ODD16(v[2], VI(slli_epi32)(v[3], 16)), bit0),
+                                        t23));
+    b = VI(add_epi32)(b, VI(madd_epi16)(VAND(v[4], bit0), t4));
+    const VEC half_b = VI(srli_epi32)(VI(add_epi32)(b, VI(set1_epi32)(1 << 15)), 1);
+    return VI(abs_epi32)(VI(srai_epi32)(VI(add_epi32)(a, half_b), 15));
 }
 
 MOTION_ROW_SAD(NAME(vqx_motion_row_sad))

@@ -100,19 +100,20 @@ static bool check_blur_one(MotionBlurColumnsFn ref, MotionBlurColumnsFn new, con
     return ok;
 }
 
-enum RowContent { ROW_RANDOM, ROW_ZERO, ROW_MAX, ROW_MIN, ROW_ALTERNATE, ROW_WIDE, N_ROW };
-static const char *const row_name[N_ROW] = { "random", "zero", "2^16", "-2^16",
-                                             "alternating +-2^16", "random 24-bit" };
+/* The column pass's range: |value| <= 65535. */
+enum RowContent { ROW_RANDOM, ROW_ZERO, ROW_MAX, ROW_MIN, ROW_ALTERNATE, ROW_ODD, N_ROW };
+static const char *const row_name[N_ROW] = { "random", "zero", "65535", "-65535",
+                                             "alternating +-65535", "random odd" };
 
 static int32_t row_value(enum RowContent c, unsigned x)
 {
     switch (c) {
     case ROW_ZERO: return 0;
-    case ROW_MAX: return 65536;
-    case ROW_MIN: return -65536;
-    case ROW_ALTERNATE: return x & 1 ? 65536 : -65536;
-    case ROW_WIDE: return (int32_t)(checkasm_rand() % (1u << 25)) - (1 << 24);
-    default: return (int32_t)(checkasm_rand() % 131073) - 65536;
+    case ROW_MAX: return 65535;
+    case ROW_MIN: return -65535;
+    case ROW_ALTERNATE: return x & 1 ? 65535 : -65535;
+    case ROW_ODD: return (int32_t)(checkasm_rand() % 65536) * 2 - 65535;
+    default: return (int32_t)(checkasm_rand() % 131071) - 65535;
     }
 }
 
