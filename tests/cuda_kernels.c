@@ -47,6 +47,7 @@
 
 #include "check.h"
 #include "cuda_check.h"
+#include "picture_content.h"
 #include "xorshift.h"
 #include "cuda/adm_twin.h"
 #include "cuda/kernels.h"
@@ -73,57 +74,6 @@ static FloatPictureDSPContext cpu_conversion;
 
 /* Extra samples at the end of each device row: the kernels take a pitch. */
 #define PITCH_PAD 5
-
-enum Content { RANDOM, EXTREMES, SMOOTH_NOISY, EQUAL, N_CONTENTS };
-static const char *const content_name[N_CONTENTS] = { "random", "extremes", "smooth+noise",
-                                                      "equal" };
-
-static unsigned sample_at(enum Content c, unsigned x, unsigned y, unsigned max, int dis)
-{
-    switch (c) {
-    case RANDOM:
-        return rnd() % (max + 1);
-    case EXTREMES: {
-        /* blocks of 0 and of the maximum, a checkerboard of both, and
-         * single extreme samples on random content */
-        const unsigned block = ((x / 7) + (y / 5) * 3 + (unsigned)dis) % 4;
-        if (block == 0) return 0;
-        if (block == 1) return max;
-        if (block == 2) return (x + y + (unsigned)dis) & 1 ? max : 0;
-        return rnd() % 3 == 0 ? (rnd() & 1 ? max : 0) : rnd() % (max + 1);
-    }
-    case SMOOTH_NOISY: {
-        const unsigned base = (unsigned)((x * 5 + y * 3 + ((x * y) >> 4)) % 256) * max / 255;
-        const unsigned noise = rnd() % (max / 16 + 2);
-        const unsigned v = dis ? base + noise : base;
-        return v > max ? max : v;
-    }
-    default:
-        return 0;
-    }
-}
-
-/* ref and dis of one content; EQUAL: dis is a copy of random ref */
-static void fill(VqxPicture *ref, VqxPicture *dis, enum Content c)
-{
-    const unsigned max = (1u << ref->bpc) - 1;
-    const size_t row_bytes = ref->w[0] * (ref->bpc == 8 ? 1 : 2);
-    for (int which = 0; which < 2; which++) {
-        VqxPicture *p = which ? dis : ref;
-        for (unsigned y = 0; y < p->h[0]; y++) {
-            uint8_t *row = (uint8_t *)p->data[0] + y * p->stride[0];
-            if (c == EQUAL && which) {
-                memcpy(row, (const uint8_t *)ref->data[0] + y * ref->stride[0], row_bytes);
-                continue;
-            }
-            for (unsigned x = 0; x < p->w[0]; x++) {
-                const unsigned v = sample_at(c == EQUAL ? RANDOM : c, x, y, max, which);
-                if (p->bpc == 8) row[x] = (uint8_t)v;
-                else ((uint16_t *)row)[x] = (uint16_t)v;
-            }
-        }
-    }
-}
 
 static void *dev_zeroed(size_t bytes)
 {
@@ -1240,31 +1190,6 @@ static void check_adm(const VqxPicture *ref, const VqxPicture *dis, const char *
 
 /* ---- ssimulacra2 ---- */
 
-/* Chroma planes of one content, as fill() makes the luma. */
-static void fill_chroma(VqxPicture *ref, VqxPicture *dis, enum Content c)
-{
-    const unsigned max = (1u << ref->bpc) - 1;
-    for (int which = 0; which < 2; which++) {
-        VqxPicture *p = which ? dis : ref;
-        for (int pl = 1; pl < 3; pl++) {
-            const size_t row_bytes = p->w[pl] * (p->bpc == 8 ? 1 : 2);
-            for (unsigned y = 0; y < p->h[pl]; y++) {
-                uint8_t *row = (uint8_t *)p->data[pl] + y * p->stride[pl];
-                if (c == EQUAL && which) {
-                    memcpy(row, (const uint8_t *)ref->data[pl] + y * ref->stride[pl], row_bytes);
-                    continue;
-                }
-                for (unsigned x = 0; x < p->w[pl]; x++) {
-                    const unsigned v = sample_at(c == EQUAL ? RANDOM : c, x, y, max, which);
-                    if (p->bpc == 8) row[x] = (uint8_t)v;
-                    else ((uint16_t *)row)[x] = (uint16_t)v;
-                }
-            }
-        }
-    }
-}
-
-/* Plane p of a picture on the device, `pitch` samples per row. */
 static void *dev_plane_p(const VqxPicture *pic, unsigned p, size_t pitch)
 {
     const size_t bps = pic->bpc == 8 ? 1 : 2;

@@ -27,6 +27,7 @@
 
 #include "check.h"
 #include "cuda_check.h"
+#include "picture_content.h"
 #include "xorshift.h"
 #include "cuda/kernels.h"
 #include "cuda/ssim_kernels.h"
@@ -38,59 +39,6 @@
 #define PITCH_PAD 5
 
 static FloatPictureDSPContext cpu_conversion;
-
-enum Content { RANDOM, EXTREMES, SMOOTH_NOISY, EQUAL, FLAT_BLOCKS, N_CONTENTS };
-static const char *const content_name[N_CONTENTS] = { "random", "extremes", "smooth+noise",
-                                                      "equal", "flat blocks" };
-
-static unsigned sample_at(enum Content c, unsigned x, unsigned y, unsigned max, int dis)
-{
-    switch (c) {
-    case EXTREMES: {
-        const unsigned block = ((x / 7) + (y / 5) * 3 + (unsigned)dis) % 4;
-        if (block == 0) return 0;
-        if (block == 1) return max;
-        if (block == 2) return (x + y + (unsigned)dis) & 1 ? max : 0;
-        return rnd() % 3 == 0 ? (rnd() & 1 ? max : 0) : rnd() % (max + 1);
-    }
-    case SMOOTH_NOISY: {
-        const unsigned base = (unsigned)((x * 5 + y * 3 + ((x * y) >> 4)) % 256) * max / 255;
-        const unsigned noise = rnd() % (max / 16 + 2);
-        const unsigned v = dis ? base + noise : base;
-        return v > max ? max : v;
-    }
-    case FLAT_BLOCKS: {
-        /* 24x24 blocks of one value, the same in both pictures but for
-         * every fifth block, which the distorted picture lightens */
-        const unsigned b = (x / 24) * 7919u + (y / 24) * 104729u;
-        const unsigned v = (b * 2654435761u >> 8) % (max + 1);
-        return dis && b % 5 == 0 ? (v + max / 8 > max ? max : v + max / 8) : v;
-    }
-    default:
-        return rnd() % (max + 1);
-    }
-}
-
-static void fill(VqxPicture *ref, VqxPicture *dis, enum Content c)
-{
-    const unsigned max = (1u << ref->bpc) - 1;
-    const size_t row_bytes = ref->w[0] * (ref->bpc == 8 ? 1 : 2);
-    for (int which = 0; which < 2; which++) {
-        VqxPicture *p = which ? dis : ref;
-        for (unsigned y = 0; y < p->h[0]; y++) {
-            uint8_t *row = (uint8_t *)p->data[0] + y * p->stride[0];
-            if (c == EQUAL && which) {
-                memcpy(row, (const uint8_t *)ref->data[0] + y * ref->stride[0], row_bytes);
-                continue;
-            }
-            for (unsigned x = 0; x < p->w[0]; x++) {
-                const unsigned v = sample_at(c == EQUAL ? RANDOM : c, x, y, max, which);
-                if (p->bpc == 8) row[x] = (uint8_t)v;
-                else ((uint16_t *)row)[x] = (uint16_t)v;
-            }
-        }
-    }
-}
 
 /* Differences of two arrays of `size`-byte values (4 or 8), bits compared;
  * reports the first. */
