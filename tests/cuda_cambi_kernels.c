@@ -29,7 +29,6 @@
 
 /* Extra samples at the end of each device input row: the kernels take a pitch. */
 #define PITCH_PAD 5
-#define BIG_WINDOW 65
 
 /* Differences of two arrays of `size`-byte values; reports the first. */
 static unsigned differ(const void *gpu, const void *cpu, size_t n, size_t size, unsigned w,
@@ -105,20 +104,8 @@ static void check_contrast(CambiState *s, unsigned w, unsigned h, unsigned windo
 
 static void check_picture(const VqxPicture *pic, const char *opts, const char *where)
 {
-    const VqxFeatureExtractor *fex = vqx_registry_find("cambi", VQX_BACKEND_CPU);
-    CambiState *s = calloc(1, fex->state_size);
-    char kv[160], err[256];
-    snprintf(kv, sizeof(kv), "%s", opts);
-    const VqxFrameFormat fmt = { .layout = VQX_PIX_400, .bpc = pic->bpc, .w = pic->w[0],
-                                 .h = pic->h[0] };
-    if (!s || vqx_options_apply(fex, s, kv, err, sizeof(err)) || fex->init(s, &fmt, NULL)) {
-        CHECK(0, "%s cambi %s: cpu set-up", where, opts);
-        free(s);
-        return;
-    }
-    /* the largest window's counts need a wider histogram than init's */
-    free(s->hist);
-    s->hist = malloc((s->band_size ? s->band_size : 1) * (s->dis.w + BIG_WINDOW) * 2);
+    CambiState *s = cambi_cpu_state(pic, opts, where);
+    if (!s) return;
     const CambiGeometry *g = &s->dis;
     const unsigned bps = pic->bpc == 8 ? 1 : 2;
     const size_t pitch = pic->w[0] + PITCH_PAD, n = (size_t)g->w * g->h;
@@ -134,8 +121,7 @@ static void check_picture(const VqxPicture *pic, const char *opts, const char *w
 
     if (!strcmp(opts, "") || !strcmp(opts, "enc_bitdepth=8")) {
         /* load, then load + smooth, at every depth */
-        (pic->bpc == 8 ? vqx_cambi_load_10bit_8bpc : vqx_cambi_load_10bit_16bpc)(
-            pic->data[0], pic->stride[0], pic->bpc, g->rows, g->cols, g->w, g->h, s->image);
+        cambi_cpu_load(s, pic, false);
         CU_LAUNCH(vqx_cuda_cambi_load(d_plane, pitch, pic->bpc, d_rows, d_cols, g->w, g->h, 0,
                                       d_img, NULL));
         expect_equal(d_img, s->image, g->w, g->h, 2, "load", where);
@@ -145,9 +131,7 @@ static void check_picture(const VqxPicture *pic, const char *opts, const char *w
         expect_equal(d_img, s->image, g->w, g->h, 2, "load+smooth", where);
     }
     /* the picture as the extractor scores it */
-    (pic->bpc == 8 ? vqx_cambi_load_10bit_8bpc : vqx_cambi_load_10bit_16bpc)(
-        pic->data[0], pic->stride[0], pic->bpc, g->rows, g->cols, g->w, g->h, s->image);
-    if (s->smooth) vqx_cambi_smooth_2x2(s->image, g->w, g->h);
+    cambi_cpu_load(s, pic, s->smooth);
 
     CU(cudaMemcpy(d_img, s->image, n * 2, cudaMemcpyHostToDevice));
     CU_LAUNCH(vqx_cuda_cambi_mask(d_img, g->w, g->h, g->mask_threshold, d_mask, NULL));
@@ -175,8 +159,8 @@ static void check_picture(const VqxPicture *pic, const char *opts, const char *w
         expect_equal(d_out, s->image, w, h, 2, what, where);
         snprintf(what, sizeof(what), "scale %u", scale);
         check_contrast(s, w, h, g->window, d_reciprocal, what, where);
-        if (!scale && g->window != BIG_WINDOW)
-            check_contrast(s, w, h, BIG_WINDOW, d_reciprocal, what, where);
+        if (!scale && g->window != CAMBI_BIG_WINDOW)
+            check_contrast(s, w, h, CAMBI_BIG_WINDOW, d_reciprocal, what, where);
     }
     CU(cudaFree(d_plane));
     CU(cudaFree(d_rows));
@@ -187,8 +171,7 @@ static void check_picture(const VqxPicture *pic, const char *opts, const char *w
     CU(cudaFree(d_halved));
     CU(cudaFree(d_mask));
     CU(cudaFree(d_out_mask));
-    fex->close(s);
-    free(s);
+    cambi_cpu_free(s);
 }
 
 static const char *const option_sets[] = {

@@ -350,7 +350,6 @@ static void check_adm(const VqxVkAdmKernels *k, unsigned w, unsigned h, unsigned
 /* ---- cambi: each stage from the CPU's input of that stage (cambi.h), so
  * a difference points at one kernel ---- */
 
-#define CAMBI_BIG_WINDOW 65
 
 static VqxVkBuffer cambi_buffer(size_t bytes)
 {
@@ -432,20 +431,8 @@ static void check_cambi_contrast(const VqxVkCambiKernels *k, CambiState *s, unsi
 static void check_cambi(const VqxVkCambiKernels *k, const VqxPicture *pic, const char *opts,
                         const char *where)
 {
-    const VqxFeatureExtractor *fex = vqx_registry_find("cambi", VQX_BACKEND_CPU);
-    CambiState *s = calloc(1, fex->state_size);
-    char kv[160], err[256];
-    snprintf(kv, sizeof(kv), "%s", opts);
-    const VqxFrameFormat fmt = { .layout = VQX_PIX_400, .bpc = pic->bpc, .w = pic->w[0],
-                                 .h = pic->h[0] };
-    if (!s || vqx_options_apply(fex, s, kv, err, sizeof(err)) || fex->init(s, &fmt, NULL)) {
-        CHECK(0, "%s cambi %s: cpu set-up", where, opts);
-        free(s);
-        return;
-    }
-    /* the largest window's counts need a wider histogram than init's */
-    free(s->hist);
-    s->hist = malloc((s->band_size ? s->band_size : 1) * (s->dis.w + CAMBI_BIG_WINDOW) * 2);
+    CambiState *s = cambi_cpu_state(pic, opts, where);
+    if (!s) return;
     const CambiGeometry *g = &s->dis;
     const size_t n = (size_t)g->w * g->h;
     /* the plane as the backend lays it out, and a spare word a row */
@@ -469,9 +456,7 @@ static void check_cambi(const VqxVkCambiKernels *k, const VqxPicture *pic, const
 
     /* load (and smooth) and mask */
     for (unsigned smooth = 0; smooth < 2; smooth++) {
-        (pic->bpc == 8 ? vqx_cambi_load_10bit_8bpc : vqx_cambi_load_10bit_16bpc)(
-            pic->data[0], pic->stride[0], pic->bpc, g->rows, g->cols, g->w, g->h, s->image);
-        if (smooth) vqx_cambi_smooth_2x2(s->image, g->w, g->h);
+        cambi_cpu_load(s, pic, smooth);
         const VqxVkCambiLoad load = { plane.address, rows.address, cols.address, img.address,
                                       mask.address, pitch_words, pic->bpc, g->w, g->h, smooth,
                                       g->mask_threshold };
@@ -483,9 +468,7 @@ static void check_cambi(const VqxVkCambiKernels *k, const VqxPicture *pic, const
         cambi_expect(mask.map, s->mask, 1, g->w, g->h, smooth ? "mask (smoothed)" : "mask", where);
     }
     /* the picture as the extractor scores it */
-    (pic->bpc == 8 ? vqx_cambi_load_10bit_8bpc : vqx_cambi_load_10bit_16bpc)(
-        pic->data[0], pic->stride[0], pic->bpc, g->rows, g->cols, g->w, g->h, s->image);
-    if (s->smooth) vqx_cambi_smooth_2x2(s->image, g->w, g->h);
+    cambi_cpu_load(s, pic, s->smooth);
     vqx_cambi_spatial_mask(s, g->w, g->h, g->mask_threshold);
     unsigned w = g->w, h = g->h;
     char what[64];
@@ -516,8 +499,7 @@ static void check_cambi(const VqxVkCambiKernels *k, const VqxPicture *pic, const
                                      &out, &out_mask };
     for (unsigned i = 0; i < sizeof(buffers) / sizeof(buffers[0]); i++)
         vqx_vk_buffer_free(vk, buffers[i]);
-    fex->close(s);
-    free(s);
+    cambi_cpu_free(s);
 }
 
 /* The 16-bit sample x of row y of a plane of 16-bit means, two to a word. */
