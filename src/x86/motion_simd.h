@@ -43,6 +43,13 @@ static void tap_rows(const void *prev, ptrdiff_t prev_stride, const void *cur,
     }
 }
 
+/* A madd's pair of factors in every 32-bit lane: lo in its low 16 bits, hi
+ * in its high ones. */
+static inline VEC tap_pair(int32_t lo, int32_t hi)
+{
+    return VI(set1_epi32)((int32_t)((uint32_t)hi << 16 | (uint32_t)lo));
+}
+
 /* 8 bits: differences fit 16 bits and their sums 32, as in the C. The taps
  * are symmetric, so the outer and inner pairs of rows are added first (9-bit
  * differences, 10-bit sums); the rounding rides in the centre row's madd. */
@@ -54,8 +61,7 @@ MOTION_BLUR_COLUMNS(NAME(vqx_motion_blur_columns_8bpc))
     const uint8_t *p[5], *c[5];
     tap_rows(prev, prev_stride, cur, cur_stride, y, h, p, c);
     const int32_t *t = vqx_motion_taps;
-    const VEC outer_inner = VI(set1_epi32)((int32_t)((uint32_t)t[1] << 16 | (uint32_t)t[0]));
-    const VEC centre_round = VI(set1_epi32)((int32_t)(128u << 16 | (uint32_t)t[2]));
+    const VEC outer_inner = tap_pair(t[0], t[1]), centre_round = tap_pair(t[2], 128);
     const VEC one = VI(set1_epi16)(1);
     VEC any = VZERO();
     for (unsigned x = 0;; x += COLS) {
@@ -133,9 +139,7 @@ MOTION_BLUR_COLUMNS(NAME(vqx_motion_blur_columns_16bpc))
 ALWAYS_INLINE VEC abs_blur(const VEC v[5])
 {
     const int32_t *t = vqx_motion_taps;
-    const VEC t01 = VI(set1_epi32)((int32_t)((uint32_t)t[1] << 16 | (uint32_t)t[0]));
-    const VEC t23 = VI(set1_epi32)((int32_t)((uint32_t)t[3] << 16 | (uint32_t)t[2]));
-    const VEC t4 = VI(set1_epi32)(t[4]);
+    const VEC t01 = tap_pair(t[0], t[1]), t23 = tap_pair(t[2], t[3]), t4 = tap_pair(t[4], 0);
     const VEC bit0 = VI(set1_epi32)(0x00010001);
     VEC a = VI(madd_epi16)(BLEND_ODD16(VI(srai_epi32)(v[0], 1), VI(slli_epi32)(v[1], 15)), t01);
     a = VI(add_epi32)(a, VI(madd_epi16)(BLEND_ODD16(VI(srai_epi32)(v[2], 1),
