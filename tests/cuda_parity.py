@@ -530,7 +530,7 @@ def main():
                 "-p", fmt, "-b", str(bpc)]
         inputs.append((name, argv, sets, (w, h, fmt)))
 
-    rows, total_n, total_diff, failures = [], 0, 0, 0
+    rows, total_n, total_diff, failures, messages = [], 0, 0, 0, []
     for name, argv, sets, geometry in inputs:
         if args.only and args.only not in name:
             continue
@@ -560,14 +560,17 @@ def main():
         if "speed" in runs and name.startswith("nf_parkjoy"):
             variants.append(("speed subsample 3", runs["speed"], ["--subsample", "3"]))
         for set_name, (features, models), extra in variants:
-            out = {}
+            out, secs = {}, {}
             for backend in ("cpu", device):
                 path = os.path.join(tmp, f"out-{backend}.json")
-                proc, cmd, secs = run_vqx(args.vqx, argv, features, models, backend, extra, path)
+                proc, cmd, secs[backend] = run_vqx(args.vqx, argv, features, models, backend,
+                                                   extra, path)
                 if proc.returncode != 0:
                     out[backend] = None
-                    print(f"FAIL {name} [{set_name}] {backend}: exit {proc.returncode}: "
-                          f"{proc.stderr.strip()}\n  {' '.join(cmd)}")
+                    messages.append(f"FAIL {name} [{set_name}] {backend}: exit {proc.returncode} "
+                                    f"after {secs[backend]:.1f} s: {proc.stderr.strip()}\n"
+                                    f"  {' '.join(cmd)}")
+                    print(messages[-1], flush=True)
                     break
                 out[backend] = json.load(open(path))
             if not out.get("cpu") or not out.get(device):
@@ -580,14 +583,21 @@ def main():
             failures += diff > 0
             frames = len(out["cpu"]["frames"])
             rows.append((name, set_name, frames, n, diff))
-            print(f"{'FAIL' if diff else 'ok  '} {name} [{set_name}]: {frames} frames, {n} values, "
-                  f"{diff} differ{': ' + first if first else ''}", flush=True)
+            line = (f"{'FAIL' if diff else 'ok  '} {name} [{set_name}]: {frames} frames, {n} values, "
+                    f"{diff} differ{': ' + first if first else ''} ({secs['cpu']:.1f} s cpu, "
+                    f"{secs[device]:.1f} s {device})")
+            if diff:
+                messages.append(line)
+            print(line, flush=True)
 
     if not args.only and device == "cuda":
         for name, diff in extra_checks(args.vqx, tmp):
             failures += bool(diff)
             rows.append((name, "cambi", 3, 1, 1 if diff else 0))
-            print(f"{'FAIL' if diff else 'ok  '} {name}{': ' + diff if diff else ''}", flush=True)
+            line = f"{'FAIL' if diff else 'ok  '} {name}{': ' + diff if diff else ''}"
+            if diff:
+                messages.append(line)
+            print(line, flush=True)
 
     print()
     print("| input | features | frames | values compared | differences |")
@@ -595,6 +605,8 @@ def main():
     for r in rows:
         print(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {r[4]} |")
     print(f"\n{total_n} values compared, {total_diff} differ, {failures} failing runs")
+    for m in messages:  # again at the end, where a log's tail shows them
+        print(m)
     return 1 if failures else 0
 
 

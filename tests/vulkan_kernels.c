@@ -23,7 +23,6 @@
 #include "xorshift.h"
 
 static VqxVk *vk;
-static const uint64_t timeout_ns = 60ull * 1000000000ull;
 
 #define VK(call) \
     do { \
@@ -105,7 +104,7 @@ static void check_psnr(const VqxVkPsnrKernels *k, unsigned w, unsigned h, unsign
                                    rows.address, total.address, 1 };
     vqx_vk_psnr_record(vk, &c, k, &plane);
     VK(vqx_vk_end(vk, &c));
-    VK(vqx_vk_run(vk, &c, timeout_ns));
+    VK(vqx_vk_run(vk, &c, vqx_vk_frame_timeout_ns(vk)));
 
     PsnrDSPContext dsp;
     vqx_psnr_dsp_init(&dsp, bpc, 0);
@@ -145,7 +144,7 @@ static void check_motion(const VqxVkMotionKernels *k, unsigned w, unsigned h, un
                                      mid.address, rows.address, total.address, 0 };
     vqx_vk_motion_record(vk, &c, k, &plane);
     VK(vqx_vk_end(vk, &c));
-    VK(vqx_vk_run(vk, &c, timeout_ns));
+    VK(vqx_vk_run(vk, &c, vqx_vk_frame_timeout_ns(vk)));
 
     MotionDSPContext dsp;
     vqx_motion_dsp_init(&dsp, bpc, 0);
@@ -264,7 +263,7 @@ static void check_adm(const VqxVkAdmKernels *k, unsigned w, unsigned h, unsigned
         VK(vqx_vk_record(vk, &c));
         vqx_vk_adm_record(vk, &c, k, s, level, &frame);
         VK(vqx_vk_end(vk, &c));
-        VK(vqx_vk_run(vk, &c, timeout_ns));
+        VK(vqx_vk_run(vk, &c, vqx_vk_frame_timeout_ns(vk)));
         vqx_vk_commands_free(vk, &c);
 
         vqx_adm_dwt_level(s, level, &pic[0], s->ref_a, s->ref_band);
@@ -370,7 +369,7 @@ static VqxVkCommands cambi_begin(void)
 static void cambi_run(VqxVkCommands *c)
 {
     VK(vqx_vk_end(vk, c));
-    VK(vqx_vk_run(vk, c, timeout_ns));
+    VK(vqx_vk_run(vk, c, vqx_vk_frame_timeout_ns(vk)));
     vqx_vk_commands_free(vk, c);
 }
 
@@ -561,7 +560,7 @@ static void check_vif(const VqxVkVifKernels *k, const uint16_t *log2_table, unsi
         vqx_vk_vif_record(vk, &c, k, &scale);
     }
     VK(vqx_vk_end(vk, &c));
-    VK(vqx_vk_run(vk, &c, timeout_ns));
+    VK(vqx_vk_run(vk, &c, vqx_vk_frame_timeout_ns(vk)));
 
     /* the C's work space: columns with margins, a filtered row, the planes */
     const size_t padded = w + 2 * VIF_MAX_HALF;

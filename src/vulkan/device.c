@@ -18,9 +18,6 @@
 #include "device/device.h"
 #include "vulkan/twin.h"
 
-/* A frame that takes longer is a device fault. */
-#define FRAME_TIMEOUT_NS (60ull * 1000000000ull)
-
 typedef struct VulkanDevice {
     VqxDevice base;
     VqxVk *vk;
@@ -71,7 +68,8 @@ static void vulkan_quiesce(VqxDevice *base)
 {
     VulkanDevice *dev = vulkan(base);
     for (unsigned s = 0; s < VQX_DEVICE_BLOCKS; s++)
-        if (base->slot[s].busy) vqx_vk_wait(dev->vk, &dev->commands[s], FRAME_TIMEOUT_NS);
+        if (base->slot[s].busy)
+            vqx_vk_wait(dev->vk, &dev->commands[s], vqx_vk_frame_timeout_ns(dev->vk));
 }
 
 static void vulkan_close(VqxDevice *base)
@@ -205,7 +203,7 @@ static int vulkan_start(VqxDevice *base, const VqxFrameFormat *fmt)
 static int vulkan_finish(VqxDevice *base, unsigned s, const unsigned char **results)
 {
     VulkanDevice *dev = vulkan(base);
-    const int ret = vqx_vk_wait(dev->vk, &dev->commands[s], FRAME_TIMEOUT_NS);
+    const int ret = vqx_vk_wait(dev->vk, &dev->commands[s], vqx_vk_frame_timeout_ns(dev->vk));
     if (ret) return vqx_device_fail(base, ret, "frame %u: %s", base->slot[s].index,
                                     vqx_vk_error(dev->vk));
     *results = dev->result[s].map;

@@ -91,6 +91,13 @@ const char *vqx_vk_device_name(const VqxVk *vk)
     return vk->properties.deviceName;
 }
 
+uint64_t vqx_vk_frame_timeout_ns(const VqxVk *vk)
+{
+    const uint64_t second = 1000000000ull;
+    /* a software device's speed is the host's, shared with whatever else runs */
+    return vk->properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 1800 * second : 60 * second;
+}
+
 static int load_instance(VqxVk *vk)
 {
 #define LOAD(name) \

@@ -26,6 +26,8 @@ typedef struct VqxVk VqxVk;
 int vqx_vk_open(VqxVk **vk, unsigned index, const char **message);
 void vqx_vk_close(VqxVk *vk);
 const char *vqx_vk_device_name(const VqxVk *vk);
+/* How long a frame's commands may run before they count as a device fault. */
+uint64_t vqx_vk_frame_timeout_ns(const VqxVk *vk);
 /* The last failure's message. */
 const char *vqx_vk_error(const VqxVk *vk);
 
