@@ -288,8 +288,6 @@ static void check_case(const Case *cs, unsigned bpc)
     job.image = dev_alloc(sizeof(float) * PLANES * in_n);
     if (g->rescale) {
         const VqxResampler *rs = &plan.prescale;
-        job.method = (int)rs->method;
-        job.taps = rs->taps;
         job.scaled_pitch = g->scaled_w;
         job.scaled = dev_alloc(sizeof(float) * PLANES * sc_n);
         const size_t rows = (size_t)rs->taps * g->scaled_h, cols = (size_t)rs->taps * g->scaled_w;
@@ -299,10 +297,10 @@ static void check_case(const Case *cs, unsigned bpc)
         upload(rw, rs->rows.weight, sizeof(float) * rows);
         upload(ci, rs->cols.index, sizeof(int) * cols);
         upload(cw, rs->cols.weight, sizeof(float) * cols);
-        job.row_index = ri;
-        job.row_weight = rw;
-        job.col_index = ci;
-        job.col_weight = cw;
+        job.prescale = (VqxCudaResampler){ .method = (int)rs->method, .taps = rs->taps,
+                                           .dst_w = rs->dst_w, .dst_h = rs->dst_h,
+                                           .row_index = ri, .col_index = ci,
+                                           .row_weight = rw, .col_weight = cw };
     }
     job.dec = dev_alloc(sizeof(float) * PLANES * dec_n);
     job.demeaned = dev_alloc(sizeof(float) * PLANES * dec_n);
@@ -394,8 +392,8 @@ static void check_case(const Case *cs, unsigned bpc)
     }
     for (unsigned p = 0; p < PLANES; p++) cpu_plane_free(&cpu[p]);
     void *bufs[] = { job.image, job.scaled, job.dec, job.demeaned, job.cov, job.q, job.r,
-                     job.eig, job.result, (void *)job.row_index, (void *)job.row_weight,
-                     (void *)job.col_index, (void *)job.col_weight };
+                     job.eig, job.result, (void *)job.prescale.row_index, (void *)job.prescale.row_weight,
+                     (void *)job.prescale.col_index, (void *)job.prescale.col_weight };
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++)
         if (bufs[i]) CU(cudaFree(bufs[i]));
     vqx_speed_plan_free(&plan);

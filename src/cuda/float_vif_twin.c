@@ -1,17 +1,23 @@
 /* The CUDA twin of float_vif: the device converts both lumas, filters and
  * scores every scale and makes the next scale's planes, with the CPU's
  * statements and sums (kernels.h); the host scores the sums with
- * float_vif.c's own statements. vif_prescale runs on the CPU extractor. */
+ * float_vif.c's own statements. With vif_prescale the converted lumas are
+ * resampled first (cuda/resample_kernels.h), as the CPU does. */
 #include <errno.h>
 
 #include "cuda/device.h"
 #include "cuda/kernels.h"
+#include "cuda/resampler.h"
 #include "feature/float_vif.h"
 
 typedef struct FloatVifTwin {
     FloatVifState cpu; /* first: the options live there */
     unsigned bpc;
     float *ref[FLOAT_VIF_SCALES], *dis[FLOAT_VIF_SCALES];
+    /* with vif_prescale: the converted lumas at the frame's size, and the
+     * resampler that makes scale 0 from them */
+    float *input_ref, *input_dis;
+    VqxCudaResampler prescale;
     float *filter[FLOAT_VIF_SCALES];
     float *moments, *terms, *row_sums, *rows;
 } FloatVifTwin;
@@ -21,10 +27,17 @@ static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, Vq
     FloatVifTwin *t = priv;
     int ret = vqx_float_vif_setup(&t->cpu, fmt, sink);
     if (ret) return ret;
-    if (t->cpu.resample)
-        return vqx_fail(sink, -ENOTSUP, "float_vif: no CUDA twin for vif_prescale");
     t->bpc = fmt->bpc;
-    const size_t plane = (size_t)fmt->w * fmt->h;
+    const FloatVifPlane *p0 = &t->cpu.planes[0];
+    /* scale 0 is the largest plane the scales read; vif_prescale may make
+     * it larger or smaller than the frame */
+    const size_t plane = (size_t)p0->w * p0->h;
+    if (t->cpu.resample) {
+        const size_t input = (size_t)fmt->w * fmt->h;
+        ret = vqx_device_alloc_floats(dev, input, &t->input_ref, sink);
+        if (!ret) ret = vqx_device_alloc_floats(dev, input, &t->input_dis, sink);
+        if (!ret) ret = vqx_cuda_resampler_upload(&t->prescale, &t->cpu.resampler, dev, sink);
+    }
     for (unsigned sc = 0; sc < FLOAT_VIF_SCALES && !ret; sc++) {
         const FloatVifPlane *p = &t->cpu.planes[sc];
         ret = vqx_device_alloc_floats(dev, (size_t)p->w * p->h, &t->ref[sc], sink);
@@ -35,8 +48,8 @@ static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, Vq
     }
     if (!ret) ret = vqx_device_alloc_floats(dev, 5 * plane, &t->moments, sink);
     if (!ret) ret = vqx_device_alloc_floats(dev, 2 * plane, &t->terms, sink);
-    if (!ret) ret = vqx_device_alloc_floats(dev, 2 * (size_t)fmt->h, &t->row_sums, sink);
-    if (!ret) ret = vqx_device_alloc_floats(dev, plane / 2 + fmt->w, &t->rows, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, 2 * (size_t)p0->h, &t->row_sums, sink);
+    if (!ret) ret = vqx_device_alloc_floats(dev, plane / 2 + p0->w, &t->rows, sink);
     vqx_device_use_planes(dev, VQX_DEVICE_LUMA);
     vqx_device_result_bytes(dev, sizeof(float[FLOAT_VIF_SCALES][2]));
     return ret;
@@ -45,15 +58,28 @@ static int device_init(void *priv, const VqxFrameFormat *fmt, VqxDevice *dev, Vq
 static int record(void *priv, const VqxDeviceFrame *f, VqxDevice *dev)
 {
     const FloatVifTwin *t = priv;
-    const FloatVifPlane *p0 = &t->cpu.planes[0];
+    const FloatVifPlane *in = &t->cpu.input;
     const size_t pitch = f->pitch[0] / (t->bpc == 8 ? 1 : 2);
     float (*totals)[2] = f->result;
+    /* as extract: both lumas to floats at the frame's size, then, with
+     * vif_prescale, each resampled to scale 0 */
+    float *conv_ref = t->cpu.resample ? t->input_ref : t->ref[0];
+    float *conv_dis = t->cpu.resample ? t->input_dis : t->dis[0];
     int ret = vqx_device_launched(dev, vqx_cuda_float_convert(
-        f->ref[0], pitch, (int)p0->w, (int)p0->h, t->bpc, -128.0f, t->ref[0], f->stream),
+        f->ref[0], pitch, (int)in->w, (int)in->h, t->bpc, -128.0f, conv_ref, f->stream),
         "float_vif");
     if (!ret) ret = vqx_device_launched(dev, vqx_cuda_float_convert(
-        f->dis[0], pitch, (int)p0->w, (int)p0->h, t->bpc, -128.0f, t->dis[0], f->stream),
+        f->dis[0], pitch, (int)in->w, (int)in->h, t->bpc, -128.0f, conv_dis, f->stream),
         "float_vif");
+    if (t->cpu.resample) {
+        const FloatVifPlane *p0 = &t->cpu.planes[0];
+        if (!ret) ret = vqx_device_launched(dev, vqx_cuda_resample(
+            &t->prescale, conv_ref, in->stride, 0, t->ref[0], p0->stride, 0, 1, f->stream),
+            "float_vif prescale");
+        if (!ret) ret = vqx_device_launched(dev, vqx_cuda_resample(
+            &t->prescale, conv_dis, in->stride, 0, t->dis[0], p0->stride, 0, 1, f->stream),
+            "float_vif prescale");
+    }
     for (unsigned sc = t->cpu.skip_scale0 ? 1 : 0; sc < FLOAT_VIF_SCALES && !ret; sc++) {
         const FloatVifPlane *p = &t->cpu.planes[sc];
         if (sc > 0) {

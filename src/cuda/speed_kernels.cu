@@ -7,7 +7,6 @@
  */
 #include "cuda/common.cuh"
 #include "cuda/speed_kernels.h"
-#include "feature/resample_sample.h"
 #include "feature/speed_linalg.h"
 
 #define N SPEED_DIM
@@ -71,61 +70,6 @@ load_planes(Sources src, Dims d, float inv_scale, float offset, float *image)
         }
         out[x] = v;
     }
-}
-
-/* ---- prescale: resample.c's arithmetic per output sample ---- */
-
-struct Resampler {
-    int method;
-    unsigned taps;
-    const int *row_index, *col_index;
-    const float *row_weight, *col_weight;
-};
-
-template <unsigned NT, bool NORMALISE>
-__device__ inline float window_sample(const Resampler &r, const float *src, size_t pitch,
-                                      unsigned x, unsigned y)
-{
-    const int *ry = r.row_index + (size_t)y * NT, *cx = r.col_index + (size_t)x * NT;
-    const float *wy = r.row_weight + (size_t)y * NT, *wx = r.col_weight + (size_t)x * NT;
-    float value = 0, weight_sum = 0;
-    for (unsigned ty = 0; ty < NT; ty++) {
-        const float *row = src + (size_t)ry[ty] * pitch;
-        for (unsigned tx = 0; tx < NT; tx++) {
-            const float weight = wx[tx] * wy[ty];
-            if (NORMALISE) weight_sum += weight;
-            value += row[cx[tx]] * weight;
-        }
-    }
-    return NORMALISE ? value / weight_sum : value;
-}
-
-__global__ void __launch_bounds__(VQX_BLOCK)
-prescale_planes(Resampler r, Dims d, const float *image, float *scaled)
-{
-    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, p = blockIdx.z;
-    if (x >= d.geo.scaled_w) return;
-    const float *src = image + (size_t)p * d.geo.in_h * d.image_pitch;
-    float v;
-    switch (r.method) {
-    case VQX_RESAMPLE_NEAREST:
-        v = src[(size_t)r.row_index[y] * d.image_pitch + r.col_index[x]];
-        break;
-    case VQX_RESAMPLE_BILINEAR: {
-        const float *r1 = src + (size_t)r.row_index[2 * y] * d.image_pitch;
-        const float *r2 = src + (size_t)r.row_index[2 * y + 1] * d.image_pitch;
-        v = vqx_resample_bilinear(r.row_weight + 2 * y, r.col_weight + 2 * x, r1, r2,
-                                  r.col_index[2 * x], r.col_index[2 * x + 1]);
-        break;
-    }
-    case VQX_RESAMPLE_BICUBIC:
-        v = window_sample<4, false>(r, src, d.image_pitch, x, y);
-        break;
-    default:
-        v = window_sample<9, true>(r, src, d.image_pitch, x, y);
-        break;
-    }
-    scaled[((size_t)p * d.geo.scaled_h + y) * d.scaled_pitch + x] = v;
 }
 
 /* ---- decimate ---- */
@@ -422,12 +366,9 @@ extern "C" int vqx_cuda_speed_load(const VqxCudaSpeedJob *j, void *stream)
 
 extern "C" int vqx_cuda_speed_prescale(const VqxCudaSpeedJob *j, void *stream)
 {
-    const Resampler r = { j->method, j->taps, j->row_index, j->col_index, j->row_weight,
-                          j->col_weight };
-    const dim3 grid((j->geo.scaled_w + VQX_BLOCK - 1) / VQX_BLOCK, j->geo.scaled_h, j->planes);
-    prescale_planes<<<grid, VQX_BLOCK, 0, (cudaStream_t)stream>>>(r, dims_of(j), j->image,
-                                                                 j->scaled);
-    return launch_status();
+    return vqx_cuda_resample(&j->prescale, j->image, j->image_pitch,
+                             (size_t)j->geo.in_h * j->image_pitch, j->scaled, j->scaled_pitch, (size_t)j->geo.scaled_h * j->scaled_pitch,
+                             j->planes, stream);
 }
 
 extern "C" int vqx_cuda_speed_decimate(const VqxCudaSpeedJob *j, void *stream)

@@ -4,7 +4,7 @@
  * go through the chain together (blockIdx.z or blockIdx.y is the plane):
  *   load        raw samples -> floats (vqx_float_convert's sample * inv_scale
  *               + offset), or the difference of two such conversions
- *   prescale    the resampler of feature/resample.c (when geo.rescale)
+ *   prescale    cuda/resample_kernels.h's resampler (when geo.rescale)
  *   decimate    vqx_speed_decimate
  *   demean      vqx_speed_demean (into `demeaned`, the input kept)
  *   covariance  vqx_speed_covariance
@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuda/resample_kernels.h"
 #include "device/speed_record.h"
 #include "feature/speed.h"
 
@@ -51,11 +52,7 @@ typedef struct VqxCudaSpeedJob {
     unsigned bpc;
     float inv_scale, offset;
 
-    /* prescale (geo.rescale): the resampler's axis tables on the device */
-    int method;                      /* enum VqxResampleMethod */
-    unsigned taps;
-    const int *row_index, *col_index;
-    const float *row_weight, *col_weight;
+    VqxCudaResampler prescale;       /* when geo.rescale */
 
     /* buffers, one plane after another */
     float *image;                    /* geo.in_h rows of image_pitch */

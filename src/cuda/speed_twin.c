@@ -6,6 +6,7 @@
 
 #include "cuda/device.h"
 #include "cuda/kernels.h"
+#include "cuda/resampler.h"
 #include "cuda/speed_kernels.h"
 #include "device/speed_twin.h"
 
@@ -39,22 +40,10 @@ static int job_init(VqxCudaSpeedJob *job, const SpeedPlan *plan, unsigned planes
     if (!ret) ret = vqx_device_alloc(dev, matrices, (void **)&job->r, sink);
     if (ret || !g->rescale) return ret;
 
-    const VqxResampler *rs = &plan->prescale;
-    job->method = (int)rs->method;
-    job->taps = rs->taps;
     job->scaled_pitch = g->scaled_w;
     ret = vqx_device_alloc(dev, sizeof(float) * planes * g->scaled_w * g->scaled_h,
                            (void **)&job->scaled, sink);
-    const size_t rows = (size_t)rs->taps * g->scaled_h, cols = (size_t)rs->taps * g->scaled_w;
-    void **tables[] = { (void **)&job->row_index, (void **)&job->row_weight,
-                        (void **)&job->col_index, (void **)&job->col_weight };
-    const void *host[] = { rs->rows.index, rs->rows.weight, rs->cols.index, rs->cols.weight };
-    const size_t bytes[] = { sizeof(int) * rows, sizeof(float) * rows, sizeof(int) * cols,
-                             sizeof(float) * cols };
-    for (unsigned i = 0; i < 4 && !ret; i++) {
-        ret = vqx_device_alloc(dev, bytes[i], tables[i], sink);
-        if (!ret) ret = vqx_device_upload_table(dev, *tables[i], host[i], bytes[i], sink);
-    }
+    if (!ret) ret = vqx_cuda_resampler_upload(&job->prescale, &plan->prescale, dev, sink);
     return ret;
 }
 
