@@ -77,6 +77,17 @@ FLOAT_VIF_OPTIONS = [
     "float_vif=vif_enhn_gain_limit=1.0:vif_sigma_nsq=0.5:debug=true",
     "float_vif=vif_kernelscale=0.5:vif_skip_scale0=true:vif_scale1_min_val=0.2",
 ]
+# every method, enlarging and shrinking (0.5 the smallest: "applies")
+FLOAT_VIF_PRESCALE = [
+    "float_vif=vif_prescale=2.0:vif_prescale_method=nearest",
+    "float_vif=vif_prescale=0.5:vif_prescale_method=nearest:debug=true",
+    "float_vif=vif_prescale=1.5:vif_prescale_method=bilinear",
+    "float_vif=vif_prescale=0.7:vif_prescale_method=bilinear:debug=true",
+    "float_vif=vif_prescale=1.25:vif_prescale_method=bicubic",
+    "float_vif=vif_prescale=0.6:vif_prescale_method=bicubic:vif_kernelscale=0.5",
+    "float_vif=vif_prescale=1.37:vif_prescale_method=lanczos4:debug=true",
+    "float_vif=vif_prescale=0.5:vif_prescale_method=lanczos4:vif_skip_scale0=true",
+]
 FLOAT_ADM = ["float_adm=debug=true"]
 FLOAT_ADM_OPTIONS = [
     "float_adm=adm_enhn_gain_limit=1.0:adm_csf_mode=1:adm_skip_scale0=true:debug=true",
@@ -157,6 +168,7 @@ V1_MODELS = v1_models(*V1_UNSCALED, "5d0h", "hfr_5d0h", "3d0h_2160", "hfr_3d0h_2
 SETS = {"defaults": (DEFAULTS, ["version=vmaf_v0.6.1"]), "options": (OPTIONS, []),
         "float": (FLOAT, []), "float options": (FLOAT_OPTIONS, []),
         "float vif": (FLOAT_VIF, []), "float vif options": (FLOAT_VIF_OPTIONS, []),
+        "float vif prescale": (FLOAT_VIF_PRESCALE, []),
         "float adm": (FLOAT_ADM, []), "float adm options": (FLOAT_ADM_OPTIONS, []),
         "float model": ([], ["version=vmaf_float_v0.6.1"]),
         "speed": (SPEED, []), "speed options": (SPEED_OPTIONS, []),
@@ -197,6 +209,8 @@ def applies(set_name, w, h, fmt):
         return 11 <= min(w, h) < 176
     if set_name == "psnr_hvs":  # needs chroma, and one 8x8 block in every plane
         return fmt != "400" and min(w, h, cw, ch) >= 8
+    if set_name == "float vif prescale":  # the sides of 16 after a prescale of 0.5
+        return int(min(w, h) * 0.5 + 0.5) >= 16
     if set_name.startswith("float vif"):  # scale 3 of the 17-tap filter: sides of 16
         return min(w, h) >= 16
     if set_name.startswith("float adm") or set_name == "float model":  # the 4-level DWT
@@ -433,8 +447,9 @@ def above_peak_clip(path, w, h, frames, bad_frame):
 
 
 def extra_checks(vqx, tmp):
-    """Cambi's failures on luma above the bit depth's peak must read the same
-    on both backends, and its heatmap files must be equal. Yields (name,
+    """Cambi's failures on luma above the bit depth's peak, and float_vif's
+    on frames too small after vif_prescale, must read the same on both
+    backends, and cambi's heatmap files must be equal. Yields (name,
     difference or "")."""
     w, h = 320, 240
     geometry = ["-w", str(w), "-h", str(h), "-p", "420", "-b", "10"]
@@ -448,6 +463,21 @@ def extra_checks(vqx, tmp):
         for backend in ("cpu", "cuda"):
             proc, _, _ = run_vqx(vqx, ["-r", ref, "-d", dis] + geometry, [feature], [], backend,
                                  [], os.path.join(tmp, "peak.json"))
+            seen[backend] = (proc.returncode, proc.stderr.strip())
+        diff = "" if seen["cpu"] == seen["cuda"] and seen["cpu"][0] else \
+            f"cpu {seen['cpu']} cuda {seen['cuda']}"
+        yield name, diff
+    # 40x40 shrunk by 0.3 is 12x12: scale 3 of the 17-tap filter needs 16
+    for name, option in (("float_vif too small after vif_prescale", "vif_prescale=0.3"),
+                         ("float_vif vif_prescale on a frame below 8x8",
+                          "vif_prescale=4.0:vif_kernelscale=0.5")):
+        size = 40 if "0.3" in option else 7
+        small = ["-w", str(size), "-h", str(size), "-p", "420", "-b", "10"]
+        seen = {}
+        for backend in ("cpu", "cuda"):
+            proc, _, _ = run_vqx(vqx, ["-r", good, "-d", good] + small,
+                                 ["float_vif=" + option], [], backend, [],
+                                 os.path.join(tmp, "small.json"))
             seen[backend] = (proc.returncode, proc.stderr.strip())
         diff = "" if seen["cpu"] == seen["cuda"] and seen["cpu"][0] else \
             f"cpu {seen['cpu']} cuda {seen['cuda']}"
