@@ -8,18 +8,11 @@ template <unsigned NT, bool NORMALISE>
 __device__ inline float window_sample(const VqxCudaResampler &r, const float *src, size_t pitch,
                                       unsigned x, unsigned y)
 {
-    const int *ry = r.row_index + (size_t)y * NT, *cx = r.col_index + (size_t)x * NT;
-    const float *wy = r.row_weight + (size_t)y * NT, *wx = r.col_weight + (size_t)x * NT;
-    float value = 0, weight_sum = 0;
-    for (unsigned ty = 0; ty < NT; ty++) {
-        const float *row = src + (size_t)ry[ty] * pitch;
-        for (unsigned tx = 0; tx < NT; tx++) {
-            const float weight = wx[tx] * wy[ty];
-            if (NORMALISE) weight_sum += weight;
-            value += row[cx[tx]] * weight;
-        }
-    }
-    return NORMALISE ? value / weight_sum : value;
+    const float *rows[NT];
+    for (unsigned ty = 0; ty < NT; ty++) rows[ty] = src + (size_t)r.row_index[y * NT + ty] * pitch;
+    return vqx_resample_window(rows, r.row_weight + (size_t)y * NT,
+                               r.col_index + (size_t)x * NT, r.col_weight + (size_t)x * NT, NT,
+                               NORMALISE);
 }
 
 __global__ void __launch_bounds__(VQX_BLOCK)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "feature/resample.h"
+#include "feature/resample_sample.h"
 
 #if VQX_ARCH_X86
 #include "x86/resample.h"
@@ -86,27 +87,14 @@ static void axis_init(VqxResampleAxis *ax, enum VqxResampleMethod m, unsigned ta
 }
 
 /* One output row of bicubic or lanczos4 (nt taps, a constant once inlined,
- * so that the window loops unroll): the window's rows outer, columns inner,
- * each weight the product of the two axis weights, as libvmaf sums them;
- * lanczos4 divides by the sum of the weights. */
+ * so that the window loops unroll). */
 static inline void window_row(const float *const rows[], const float *wy,
                               const VqxResampleAxis *cols, unsigned dst_w, float *out,
                               unsigned nt, bool normalise)
 {
-    for (unsigned x = 0; x < dst_w; x++) {
-        const int *cx = cols->index + (size_t)x * nt;
-        const float *wx = cols->weight + (size_t)x * nt;
-        float value = 0, weight_sum = 0;
-        for (unsigned ty = 0; ty < nt; ty++) {
-            const float *row = rows[ty];
-            for (unsigned tx = 0; tx < nt; tx++) {
-                const float weight = wx[tx] * wy[ty];
-                if (normalise) weight_sum += weight;
-                value += row[cx[tx]] * weight;
-            }
-        }
-        out[x] = normalise ? value / weight_sum : value;
-    }
+    for (unsigned x = 0; x < dst_w; x++)
+        out[x] = vqx_resample_window(rows, wy, cols->index + (size_t)x * nt,
+                                     cols->weight + (size_t)x * nt, nt, normalise);
 }
 
 RESAMPLE_ROW(vqx_resample_row_nearest_c)
@@ -119,13 +107,9 @@ RESAMPLE_ROW(vqx_resample_row_nearest_c)
 RESAMPLE_ROW(vqx_resample_row_bilinear_c)
 {
     const float *r1 = rows[0], *r2 = rows[1];
-    for (unsigned x = 0; x < dst_w; x++) {
-        const int x1 = cols->index[2 * x], x2 = cols->index[2 * x + 1];
-        const float *wx = cols->weight + 2 * x;
-        /* (1 - dy)(1 - dx) r1[x1] + (1 - dy) dx r1[x2] + dy (1 - dx) r2[x1] + dy dx r2[x2] */
-        out[x] = wy[0] * wx[0] * r1[x1] + wy[0] * wx[1] * r1[x2] +
-                 wy[1] * wx[0] * r2[x1] + wy[1] * wx[1] * r2[x2];
-    }
+    for (unsigned x = 0; x < dst_w; x++)
+        out[x] = vqx_resample_bilinear(wy, cols->weight + 2 * x, r1, r2, cols->index[2 * x],
+                                       cols->index[2 * x + 1]);
 }
 
 RESAMPLE_ROW(vqx_resample_row_bicubic_c)
