@@ -524,6 +524,9 @@ def main():
     ap.add_argument("--sets", default="",
                     help="run only these feature sets (comma-separated: a set's name, or a part "
                          "of the names of several)")
+    ap.add_argument("--inputs", default=os.environ.get("VQX_PARITY_INPUTS", ""),
+                    help="run only these inputs (comma-separated names; default: all, or "
+                         "$VQX_PARITY_INPUTS)")
     ap.add_argument("--backend", default="cuda", choices=("cuda", "vulkan"))
     ap.add_argument("--skip-large", action="store_true", help="leave out the 3840x2160 inputs")
     args = ap.parse_args()
@@ -560,6 +563,12 @@ def main():
                 "-p", fmt, "-b", str(bpc)]
         inputs.append((name, argv, sets, (w, h, fmt)))
 
+    if args.inputs:
+        named = set(args.inputs.split(","))
+        inputs = [i for i in inputs if i[0] in named]
+        if named - {i[0] for i in inputs}:
+            print(f"FAIL: no such inputs: {', '.join(sorted(named - {i[0] for i in inputs}))}")
+            return 1
     rows, total_n, total_diff, failures, messages = [], 0, 0, 0, []
     for name, argv, sets, geometry in inputs:
         if args.only and args.only not in name:
