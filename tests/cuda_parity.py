@@ -468,10 +468,10 @@ def extra_checks(vqx, tmp):
             f"cpu {seen['cpu']} cuda {seen['cuda']}"
         yield name, diff
     # 40x40 shrunk by 0.3 is 12x12: scale 3 of the 17-tap filter needs 16
-    for name, option in (("float_vif too small after vif_prescale", "vif_prescale=0.3"),
-                         ("float_vif vif_prescale on a frame below 8x8",
-                          "vif_prescale=4.0:vif_kernelscale=0.5")):
-        size = 40 if "0.3" in option else 7
+    for name, option, size in (
+            ("float_vif too small after vif_prescale", "vif_prescale=0.3", 40),
+            ("float_vif vif_prescale on a frame below 8x8",
+             "vif_prescale=4.0:vif_kernelscale=0.5", 7)):
         small = ["-w", str(size), "-h", str(size), "-p", "420", "-b", "10"]
         seen = {}
         for backend in ("cpu", "cuda"):
@@ -625,8 +625,9 @@ def main():
             failures += diff > 0
             frames = len(out["cpu"]["frames"])
             rows.append((name, set_name, frames, n, diff))
-            line = (f"{'FAIL' if diff else 'ok  '} {name} [{set_name}]: {frames} frames, {n} values, "
-                    f"{diff} differ{': ' + first if first else ''} ({secs['cpu']:.1f} s cpu, "
+            line = (f"{'FAIL' if diff else 'ok  '} {name} [{set_name}]: {frames} frames, "
+                    f"{n} values, {diff} differ{': ' + first if first else ''} "
+                    f"({secs['cpu']:.1f} s cpu, "
                     f"{secs[device]:.1f} s {device})")
             if diff:
                 messages.append(line)

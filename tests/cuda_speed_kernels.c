@@ -297,7 +297,7 @@ static void check_case(const Case *cs, unsigned bpc)
         upload(rw, rs->rows.weight, sizeof(float) * rows);
         upload(ci, rs->cols.index, sizeof(int) * cols);
         upload(cw, rs->cols.weight, sizeof(float) * cols);
-        job.prescale = (VqxCudaResampler){ .method = (int)rs->method, .taps = rs->taps,
+        job.prescale = (VqxCudaResampler){ .method = (int)rs->method,
                                            .dst_w = rs->dst_w, .dst_h = rs->dst_h,
                                            .row_index = ri, .col_index = ci,
                                            .row_weight = rw, .col_weight = cw };
@@ -392,8 +392,9 @@ static void check_case(const Case *cs, unsigned bpc)
     }
     for (unsigned p = 0; p < PLANES; p++) cpu_plane_free(&cpu[p]);
     void *bufs[] = { job.image, job.scaled, job.dec, job.demeaned, job.cov, job.q, job.r,
-                     job.eig, job.result, (void *)job.prescale.row_index, (void *)job.prescale.row_weight,
-                     (void *)job.prescale.col_index, (void *)job.prescale.col_weight };
+                     job.eig, job.result, (void *)job.prescale.row_index,
+                     (void *)job.prescale.row_weight, (void *)job.prescale.col_index,
+                     (void *)job.prescale.col_weight };
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++)
         if (bufs[i]) CU(cudaFree(bufs[i]));
     vqx_speed_plan_free(&plan);

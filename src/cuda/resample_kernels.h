@@ -14,8 +14,7 @@ extern "C" {
 #endif
 
 typedef struct VqxCudaResampler {
-    int method;                      /* enum VqxResampleMethod */
-    unsigned taps;
+    int method;                      /* enum VqxResampleMethod; its taps are the kernel's */
     unsigned dst_w, dst_h;
     const int *row_index, *col_index; /* on the device, as VqxResampler's axes */
     const float *row_weight, *col_weight;

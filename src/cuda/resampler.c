@@ -3,8 +3,8 @@
 int vqx_cuda_resampler_upload(VqxCudaResampler *dev_r, const VqxResampler *host,
                               VqxDevice *dev, VqxSink *sink)
 {
-    *dev_r = (VqxCudaResampler){ .method = (int)host->method, .taps = host->taps,
-                                 .dst_w = host->dst_w, .dst_h = host->dst_h };
+    *dev_r = (VqxCudaResampler){ .method = (int)host->method, .dst_w = host->dst_w,
+                                 .dst_h = host->dst_h };
     const size_t rows = (size_t)host->taps * host->dst_h, cols = (size_t)host->taps * host->dst_w;
     void **tables[] = { (void **)&dev_r->row_index, (void **)&dev_r->row_weight,
                         (void **)&dev_r->col_index, (void **)&dev_r->col_weight };

@@ -367,8 +367,8 @@ extern "C" int vqx_cuda_speed_load(const VqxCudaSpeedJob *j, void *stream)
 extern "C" int vqx_cuda_speed_prescale(const VqxCudaSpeedJob *j, void *stream)
 {
     return vqx_cuda_resample(&j->prescale, j->image, j->image_pitch,
-                             (size_t)j->geo.in_h * j->image_pitch, j->scaled, j->scaled_pitch, (size_t)j->geo.scaled_h * j->scaled_pitch,
-                             j->planes, stream);
+                             (size_t)j->geo.in_h * j->image_pitch, j->scaled, j->scaled_pitch,
+                             (size_t)j->geo.scaled_h * j->scaled_pitch, j->planes, stream);
 }
 
 extern "C" int vqx_cuda_speed_decimate(const VqxCudaSpeedJob *j, void *stream)
