@@ -565,10 +565,11 @@ def main():
 
     if args.inputs:
         named = set(args.inputs.split(","))
-        inputs = [i for i in inputs if i[0] in named]
-        if named - {i[0] for i in inputs}:
-            print(f"FAIL: no such inputs: {', '.join(sorted(named - {i[0] for i in inputs}))}")
+        missing = named - {i[0] for i in inputs}
+        if missing:
+            print(f"FAIL: no such inputs: {', '.join(sorted(missing))}")
             return 1
+        inputs = [i for i in inputs if i[0] in named]
     rows, total_n, total_diff, failures, messages = [], 0, 0, 0, []
     for name, argv, sets, geometry in inputs:
         if args.only and args.only not in name:
