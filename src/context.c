@@ -39,6 +39,7 @@ struct VqxSink {
     VqxContext *ctx;
     struct Feature *feature;
     unsigned call, seq;
+    void *result;             /* a CPU extract's result block (vqx_result) */
 };
 
 typedef struct Feature {
@@ -57,6 +58,14 @@ typedef struct Feature {
     /* temporal scheduling */
     unsigned next_frame;
     bool running;
+    /* a CPU extractor with a collect: the result block of each frame in
+     * flight (at index % max_inflight) and its state, the next frame to
+     * collect, whether a worker is collecting, and whether collecting has
+     * stopped (at a frame that failed) */
+    unsigned char *results;
+    unsigned char *result_state;
+    unsigned next_collect;
+    bool collecting, collect_stopped;
     /* an imported stream: where the feature ran (vqx_import_backend), else
      * -1: where it was selected */
     int imported_backend;
@@ -66,6 +75,7 @@ typedef struct Frame {
     VqxPicture ref, dis;
     unsigned index;
     unsigned pending;         /* tasks not finished */
+    unsigned holds;           /* later frames' tasks that will read this one's pictures */
     bool in_use;
     bool device_holds;        /* uploaded from the pictures: kept until collected */
 } Frame;
@@ -194,6 +204,11 @@ void vqx_sink_start_call(VqxSink *sink, unsigned frame)
     sink->seq = 0;
 }
 
+void *vqx_result(VqxSink *sink)
+{
+    return sink->result;
+}
+
 int vqx_emit(VqxSink *sink, unsigned key, unsigned frame, double value)
 {
     const Feature *f = sink->feature;
@@ -235,6 +250,20 @@ static bool on_device(const Feature *f)
     return f->fex->backend != VQX_BACKEND_CPU;
 }
 
+static bool collects_on_cpu(const Feature *f)
+{
+    return !on_device(f) && f->fex->collect;
+}
+
+/* Instances of a CPU extractor: one per worker, or one for a temporal
+ * feature; the first is kept for collect where the extractor has one. */
+static unsigned cpu_instances(const VqxContext *ctx, const VqxFeatureExtractor *fex)
+{
+    if (fex->flags & VQX_FEX_TEMPORAL) return 1;
+    const unsigned extracting = ctx->n_workers < 2 ? 1 : ctx->n_workers;
+    return fex->collect ? extracting + 1 : extracting;
+}
+
 static void feature_free(Feature *f)
 {
     for (unsigned i = 0; i < f->n_states; i++) {
@@ -244,6 +273,8 @@ static void feature_free(Feature *f)
     }
     free(f->states);
     free(f->state_busy);
+    free(f->results);
+    free(f->result_state);
     free(f->key_ids);
     free(f->option_text);
 }
@@ -359,8 +390,7 @@ int vqx_ctx_request_feature(VqxContext *ctx, const VqxFeatureExtractor *fex,
     f->option_text = text;
     snprintf(f->identity, sizeof(f->identity), "%s", identity);
 
-    f->n_states = (fex->flags & VQX_FEX_TEMPORAL) || fex->backend != VQX_BACKEND_CPU ||
-                  ctx->n_workers < 2 ? 1 : ctx->n_workers;
+    f->n_states = fex->backend != VQX_BACKEND_CPU ? 1 : cpu_instances(ctx, fex);
     f->key_ids = calloc(n_keys, sizeof(*f->key_ids));
     f->states = calloc(f->n_states, sizeof(*f->states));
     f->state_busy = calloc(f->n_states, sizeof(*f->state_busy));
@@ -601,6 +631,16 @@ static Frame *inflight_frame(VqxContext *ctx, unsigned index)
     return fr->in_use && fr->index == index ? fr : NULL;
 }
 
+/* Read without the lock: a held frame's entry does not change. */
+const VqxPicture *vqx_earlier_picture(VqxSink *sink, unsigned back, bool distorted)
+{
+    const Feature *f = sink->feature;
+    if (!collects_on_cpu(f) || !back || back > f->fex->pictures_before || back > sink->call)
+        return NULL;
+    const Frame *fr = inflight_frame(sink->ctx, sink->call - back);
+    return fr ? distorted ? &fr->dis : &fr->ref : NULL;
+}
+
 static bool frame_sampled(const VqxContext *ctx, unsigned index)
 {
     return ctx->settings.subsample <= 1 || index % ctx->settings.subsample == 0;
@@ -739,11 +779,21 @@ static enum VqxFrameMemory frame_memory(VqxContext *ctx, const VqxPicture *ref,
            pool_entry(ctx, dis->buf) ? VQX_FRAME_PINNED : VQX_FRAME_CALLER;
 }
 
+/* Frames below this have had every task (a held one may still be in
+ * flight); called with ctx->lock held. */
+static unsigned frames_scored(VqxContext *ctx)
+{
+    unsigned n = ctx->frames_done;
+    for (const Frame *fr; n < ctx->n_sent && (fr = inflight_frame(ctx, n)) && !fr->pending;)
+        n++;
+    return n;
+}
+
 static void retire_frames(VqxContext *ctx)
 {
     while (ctx->frames_done < ctx->n_sent) {
         Frame *fr = inflight_frame(ctx, ctx->frames_done);
-        if (!fr || fr->pending) break;
+        if (!fr || fr->pending || fr->holds) break;
         /* a failed device reads nothing more */
         if (fr->device_holds && !device_all_failed(ctx) &&
             fr->index >= vqx_device_collected(ctx->device))
@@ -764,12 +814,67 @@ static void advance_temporal(VqxContext *ctx, Feature *f)
     if (fr) push_task(ctx, f, fr);
 }
 
+/* The feature fails at `frame`; called with ctx->lock held. */
+static void fail_feature(Feature *f, unsigned frame, int err)
+{
+    if (f->failed) return;
+    f->failed = true;
+    char msg[ERR_LEN + 64];
+    snprintf(msg, sizeof(msg), "%s: frame %u: %s", f->fex->name, frame,
+             f->error[0] ? f->error : strerror(-err));
+    memcpy(f->error, msg, sizeof(f->error) - 1); /* may truncate */
+    f->error[sizeof(f->error) - 1] = 0;
+}
+
+enum { RESULT_NONE, RESULT_READY, RESULT_MISSING };
+
+/* Frame n's task has read what it needed of frames n - pictures_before
+ * ... n - 1: each of them is held once less (vqx_send_pictures); called
+ * with ctx->lock held. */
+static void end_holds(VqxContext *ctx, const Feature *f, unsigned n)
+{
+    for (unsigned back = 1; back <= f->fex->pictures_before && back <= n; back++)
+        inflight_frame(ctx, n - back)->holds--;
+}
+
+/* Hands a feature's ready results to its collect, frames in order, one
+ * worker at a time; the first frame whose result is missing stops it.
+ * Called with ctx->lock held, which it releases while collecting. */
+static void collect_in_order(VqxContext *ctx, Feature *f)
+{
+    while (!f->collecting && f->next_collect < ctx->n_sent) {
+        const unsigned n = f->next_collect;
+        const unsigned at = n % ctx->max_inflight;
+        Frame *fr = inflight_frame(ctx, n);
+        if (!fr || f->result_state[at] == RESULT_NONE) break;
+        if (f->result_state[at] == RESULT_MISSING) f->collect_stopped = true;
+        const bool skip = f->collect_stopped;
+        f->collecting = true;
+        pthread_mutex_unlock(&ctx->lock);
+        int ret = 0;
+        if (!skip) {
+            VqxSink sink = { .ctx = ctx, .feature = f, .call = n };
+            ret = f->fex->collect(f->states[0], f->results + at * f->fex->result_size, n, &sink);
+        }
+        pthread_mutex_lock(&ctx->lock);
+        f->collecting = false;
+        f->result_state[at] = RESULT_NONE;
+        if (ret) {
+            fail_feature(f, n, ret);
+            f->collect_stopped = true;
+        }
+        f->next_collect++;
+        fr->pending--;
+    }
+}
+
 /* Runs one task; called with ctx->lock held, releases it while extracting. */
 static void run_task(VqxContext *ctx, Task t)
 {
     Feature *f = t.feature;
     Frame *fr = t.frame;
-    unsigned slot = 0;
+    const bool collects = collects_on_cpu(f);
+    unsigned slot = collects; /* the first instance is collect's */
     while (f->state_busy[slot]) slot++;
     f->state_busy[slot] = true;
     const bool skip = f->failed;
@@ -778,20 +883,23 @@ static void run_task(VqxContext *ctx, Task t)
     int ret = 0;
     if (!skip) {
         VqxSink sink = { .ctx = ctx, .feature = f, .call = fr->index };
+        if (collects) {
+            sink.result = f->results + fr->index % ctx->max_inflight * f->fex->result_size;
+            memset(sink.result, 0, f->fex->result_size);
+        }
         ret = f->fex->extract(f->states[slot], &fr->ref, &fr->dis, fr->index, &sink);
     }
 
     pthread_mutex_lock(&ctx->lock);
     f->state_busy[slot] = false;
-    if (ret && !f->failed) {
-        f->failed = true;
-        char msg[ERR_LEN + 64];
-        snprintf(msg, sizeof(msg), "%s: frame %u: %s", f->fex->name, fr->index,
-                 f->error[0] ? f->error : strerror(-ret));
-        memcpy(f->error, msg, sizeof(f->error) - 1); /* may truncate */
-        f->error[sizeof(f->error) - 1] = 0;
+    if (ret) fail_feature(f, fr->index, ret);
+    if (collects) {
+        end_holds(ctx, f, fr->index);
+        f->result_state[fr->index % ctx->max_inflight] = skip || ret ? RESULT_MISSING : RESULT_READY;
+        collect_in_order(ctx, f); /* the frame's task ends with its collect */
+    } else {
+        fr->pending--;
     }
-    fr->pending--;
     if (f->fex->flags & VQX_FEX_TEMPORAL) {
         f->running = false;
         f->next_frame++;
@@ -1021,9 +1129,10 @@ static int fall_back_to_cpu(VqxContext *ctx, Feature *f)
     f->states[0] = state;
     f->fex = cpu;
     f->initialized = false;
-    if (!(cpu->flags & VQX_FEX_TEMPORAL) && ctx->n_workers > 1) {
-        void **states = calloc(ctx->n_workers, sizeof(*states));
-        bool *busy = calloc(ctx->n_workers, sizeof(*busy));
+    const unsigned n_states = cpu_instances(ctx, cpu);
+    if (n_states > 1) {
+        void **states = calloc(n_states, sizeof(*states));
+        bool *busy = calloc(n_states, sizeof(*busy));
         if (!states || !busy) {
             free(states);
             free(busy);
@@ -1034,7 +1143,7 @@ static int fall_back_to_cpu(VqxContext *ctx, Feature *f)
         free(f->state_busy);
         f->states = states;
         f->state_busy = busy;
-        f->n_states = ctx->n_workers;
+        f->n_states = n_states;
     }
     return 0;
 }
@@ -1103,6 +1212,18 @@ static void drop_unfed_models(VqxContext *ctx)
 static int start(VqxContext *ctx, const VqxPicture *ref)
 {
     ctx->started = true;
+    /* frames that an extractor reads again later stay in flight too */
+    unsigned back = 0;
+    for (unsigned i = 0; i < ctx->n_features; i++)
+        if (cpu_of(ctx->features[i].fex)->pictures_before > back)
+            back = cpu_of(ctx->features[i].fex)->pictures_before;
+    if (back) {
+        Frame *frames = calloc(ctx->max_inflight + back, sizeof(*frames));
+        if (!frames) return set_error(ctx, -ENOMEM, "out of memory");
+        free(ctx->frames);
+        ctx->frames = frames;
+        ctx->max_inflight += back;
+    }
     ctx->q_cap = (ctx->n_features ? ctx->n_features : 1) * ctx->max_inflight;
     ctx->queue = calloc(ctx->q_cap, sizeof(*ctx->queue));
     if (!ctx->queue) return set_error(ctx, -ENOMEM, "out of memory");
@@ -1121,6 +1242,11 @@ static int start(VqxContext *ctx, const VqxPicture *ref)
             ret = start_twin(ctx, f, ref);
             if (ret == -ENOMEM) return set_error(ctx, ret, "out of memory");
             if (on_device(f) || ret) continue;
+        }
+        if (collects_on_cpu(f)) {
+            f->results = calloc(ctx->max_inflight, f->fex->result_size);
+            f->result_state = calloc(ctx->max_inflight, sizeof(*f->result_state));
+            if (!f->results || !f->result_state) return set_error(ctx, -ENOMEM, "out of memory");
         }
         if ((f->fex->flags & VQX_FEX_NEEDS_CHROMA) && ref->layout == VQX_PIX_400) {
             ret = -EINVAL;
@@ -1205,7 +1331,7 @@ int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
     pthread_mutex_lock(&ctx->lock);
     while (ctx->n_inflight == ctx->max_inflight) {
         const Frame *oldest = inflight_frame(ctx, ctx->frames_done);
-        if (oldest && !oldest->pending && oldest->device_holds) {
+        if (oldest && !oldest->pending && !oldest->holds && oldest->device_holds) {
             if (vqx_device_wait(ctx->device, oldest->index)) device_failed(ctx);
             retire_frames(ctx);
         } else if (ctx->n_workers) {
@@ -1222,6 +1348,7 @@ int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
     memset(dis, 0, sizeof(*dis));
     fr->index = index;
     fr->pending = 0;
+    fr->holds = 0;
     fr->in_use = true;
     fr->device_holds = held;
     ctx->n_inflight++;
@@ -1236,6 +1363,12 @@ int vqx_send_pictures(VqxContext *ctx, VqxPicture *ref, VqxPicture *dis)
         } else if (f->fex->flags & VQX_FEX_TEMPORAL) {
             fr->pending++;
             advance_temporal(ctx, f);
+        } else if (collects_on_cpu(f)) {
+            /* every frame, failed or not, for collect's order; and held
+             * for the tasks of the pictures_before frames that follow */
+            fr->pending++;
+            fr->holds += f->fex->pictures_before;
+            push_task(ctx, f, fr);
         } else if (!f->failed && frame_sampled(ctx, index)) {
             fr->pending++;
             push_task(ctx, f, fr);
@@ -1302,6 +1435,13 @@ int vqx_flush(VqxContext *ctx)
         vqx_device_drain(ctx->device))
         device_failed(ctx);
     pthread_mutex_lock(&ctx->lock);
+    while (frames_scored(ctx) < ctx->n_sent) {
+        if (ctx->n_workers) pthread_cond_wait(&ctx->done_cond, &ctx->lock);
+        else drain_inline(ctx);
+    }
+    /* no later frame comes to read the held ones */
+    for (unsigned n = ctx->frames_done; n < ctx->n_sent; n++)
+        inflight_frame(ctx, n)->holds = 0;
     retire_frames(ctx);
     while (ctx->frames_done < ctx->n_sent) {
         if (ctx->n_workers) pthread_cond_wait(&ctx->done_cond, &ctx->lock);
@@ -1390,7 +1530,7 @@ unsigned vqx_frames_complete(const VqxContext *ctx)
     if (!ctx) return 0;
     VqxContext *c = (VqxContext *)ctx;
     pthread_mutex_lock(&c->lock);
-    unsigned n = c->flushed ? c->n_sent : c->frames_done;
+    unsigned n = c->flushed ? c->n_sent : frames_scored(c);
     if (!c->flushed && vqx_device_has_members(c->device) && vqx_device_collected(c->device) < n)
         n = vqx_device_collected(c->device);
     for (unsigned i = 0; i < c->n_predictors; i++)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -125,6 +126,52 @@ static const VqxFeatureExtractor temporal_fex = {
     .name = "test_delta", .flags = VQX_FEX_TEMPORAL, .keys = temporal_keys,
     .options = test_options, .state_size = sizeof(TestState),
     .extract = temporal_extract, .flush = temporal_flush,
+};
+
+/* A collect extractor: extract of frame n finds mean(ref n) - mean(ref
+ * n - 1) + mean(dis n) - mean(dis n - 2) from the pictures the core kept
+ * (each term where its frame exists); collect, in frame order, writes the
+ * running sum of these. */
+static const char *const back_keys[] = { "test_back_sum", NULL };
+
+static int back_extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
+                        unsigned frame, VqxSink *sink)
+{
+    (void)dis;
+    const TestState *s = priv;
+    if (s->fail_at >= 0 && frame == (unsigned)s->fail_at) return vqx_fail(sink, -EINVAL, "refused");
+    /* only what the table declares, and only frames that exist */
+    if (vqx_earlier_picture(sink, 3, false) || vqx_earlier_picture(sink, 0, false) ||
+        (frame < 2) != !vqx_earlier_picture(sink, 2, true))
+        return -EFAULT;
+    /* odd frames late: the next frame's task may finish first */
+    if (frame % 2) nanosleep(&(struct timespec){ .tv_nsec = 200000 }, NULL);
+    double *delta = vqx_result(sink);
+    if (frame >= 1) *delta = luma_mean(ref) - luma_mean(vqx_earlier_picture(sink, 1, false));
+    if (frame >= 2) *delta += luma_mean(dis) - luma_mean(vqx_earlier_picture(sink, 2, true));
+    return 0;
+}
+
+static int back_collect(void *priv, const void *result, unsigned frame, VqxSink *sink)
+{
+    TestState *s = priv;
+    if (s->have_prev ? frame != s->last_frame + 1 : frame != 0) s->out_of_order = true;
+    s->have_prev = true;
+    s->last_frame = frame;
+    s->prev_mean += *(const double *)result;
+    return vqx_emit(sink, 0, frame, s->prev_mean);
+}
+
+static int back_flush(void *priv, VqxSink *sink)
+{
+    (void)sink;
+    return ((const TestState *)priv)->out_of_order ? -EINVAL : 0;
+}
+
+static const VqxFeatureExtractor back_fex = {
+    .name = "test_back", .keys = back_keys, .options = test_options,
+    .state_size = sizeof(TestState), .pictures_before = 2, .result_size = sizeof(double),
+    .extract = back_extract, .collect = back_collect, .flush = back_flush,
 };
 
 /* ---- options and key names ---- */
@@ -309,6 +356,66 @@ static void test_pipeline(void)
     vqx_close(&cf);
 }
 
+static int run_back(unsigned threads, unsigned frames, const char *opts, VqxContext **ctx)
+{
+    VqxSettings st;
+    vqx_default_settings(&st);
+    st.n_threads = threads;
+    if (vqx_open(ctx, &st)) return -ENOMEM;
+    unsigned id;
+    int ret = vqx_ctx_request_feature(*ctx, &back_fex, opts, &id);
+    for (unsigned i = 0; !ret && i < frames; i++) {
+        VqxPicture r, d;
+        fill_frame(&r, i * 7);
+        fill_frame(&d, i);
+        ret = vqx_send_pictures(*ctx, &r, &d);
+    }
+    return ret ? ret : vqx_flush(*ctx);
+}
+
+/* Earlier pictures kept for an extract, and collect's order, whatever the
+ * threads and however few the frames. */
+static void test_collect(void)
+{
+    const unsigned threads[] = { 0, 1, 2, 4 }, lengths[] = { 1, 2, 3, 23, 300 };
+    for (unsigned t = 0; t < 4; t++) {
+        for (unsigned l = 0; l < 5; l++) {
+            VqxContext *ctx = NULL;
+            const int ret = run_back(threads[t], lengths[l], NULL, &ctx);
+            CHECK(ret == 0);
+            CHECK(vqx_frames_complete(ctx) == lengths[l]);
+            double want = 0.0;
+            bool same = true;
+            for (unsigned i = 0; i < lengths[l]; i++) {
+                double delta = 0.0;
+                for (unsigned back = 1; back <= 2 && back <= i; back++) {
+                    VqxPicture a, b;
+                    fill_frame(&a, back == 1 ? i * 7 : i);
+                    fill_frame(&b, back == 1 ? (i - 1) * 7 : i - 2);
+                    delta += luma_mean(&a) - luma_mean(&b);
+                    vqx_picture_free(&a);
+                    vqx_picture_free(&b);
+                }
+                want += delta;
+                double v;
+                same &= vqx_score_at(ctx, "test_back_sum", i, &v) == 0 && v == want;
+            }
+            if (!same) fprintf(stderr, "test_back: %u threads, %u frames\n", threads[t], lengths[l]);
+            CHECK(same);
+            vqx_close(&ctx);
+        }
+    }
+    /* a failed frame stops collect there; the frames before it keep their values */
+    VqxContext *ctx = NULL;
+    CHECK(run_back(2, 12, "fail_at=5", &ctx) == -EINVAL);
+    CHECK(strstr(vqx_last_error(ctx), "test_back: frame 5: refused"));
+    double v;
+    CHECK(vqx_score_at(ctx, "test_back_sum", 4, &v) == 0);
+    CHECK(vqx_score_at(ctx, "test_back_sum", 5, &v) == -EAGAIN);
+    CHECK(vqx_score_at(ctx, "test_back_sum", 9, &v) == -EAGAIN);
+    vqx_close(&ctx);
+}
+
 static void test_mismatch(void)
 {
     VqxContext *ctx;
@@ -352,6 +459,7 @@ int main(void)
     test_key_order();
     test_pooling();
     test_pipeline();
+    test_collect();
     test_mismatch();
     test_output_formats();
     printf("%u passed, %u failed\n", n_pass, n_fail);

@@ -52,5 +52,5 @@ const VqxFeatureExtractor vqx_fex_motion_cuda = {
     .flush = vqx_motion_flush,
     .device_init = device_init,
     .record = record,
-    .collect = vqx_motion_twin_collect,
+    .collect = vqx_motion_collect,
 };

@@ -27,12 +27,3 @@ void vqx_motion_twin_slots(const MotionTwin *t, unsigned block, unsigned *past, 
     *past = (n - t->cpu.depth) % t->slots;
     *present = n % t->slots;
 }
-
-int vqx_motion_twin_collect(void *state, const void *result, unsigned frame, VqxSink *sink)
-{
-    MotionTwin *t = state;
-    const uint64_t sad = *(const uint64_t *)result;
-    const double score = t->cpu.force_zero || frame < vqx_motion_first_scored(&t->cpu) ? 0.0 :
-                         vqx_motion_sad_score(&t->cpu, sad);
-    return vqx_motion_emit(&t->cpu, frame, score, sink);
-}

@@ -21,11 +21,11 @@ typedef struct MotionTwin {
                         motion_force_zero, which needs no device work */
 } MotionTwin;
 
-/* The result block: the frame's SAD (uint64). */
+/* The result block: the frame's SAD (uint64), which vqx_motion_collect
+ * takes. */
 int vqx_motion_twin_init(MotionTwin *t, const VqxFrameFormat *fmt, VqxDevice *dev, VqxSink *sink);
 /* The ring slots that the recorded work of block `block` reads (frame
  * n - depth) and writes (frame n), for the frames n of the block. */
 void vqx_motion_twin_slots(const MotionTwin *t, unsigned block, unsigned *past, unsigned *present);
-int vqx_motion_twin_collect(void *state, const void *result, unsigned frame, VqxSink *sink);
 
 #endif

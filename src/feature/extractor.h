@@ -94,6 +94,13 @@ int vqx_emit(VqxSink *sink, unsigned key, unsigned frame, double value);
  * twin's call for `frame` (its collect), as a CPU extract's would be. */
 void vqx_sink_start_call(VqxSink *sink, unsigned frame);
 int vqx_emit_aggregate(VqxSink *sink, const char *name, double value);
+/* In the extract of a CPU extractor with a collect: the call's result
+ * block (result_size bytes, zeroed), which collect receives. */
+void *vqx_result(VqxSink *sink);
+/* In the extract of frame n of an extractor with pictures_before: the
+ * reference (or distorted) picture of frame n - back, for 1 <= back <=
+ * pictures_before and back <= n; NULL otherwise. */
+const VqxPicture *vqx_earlier_picture(VqxSink *sink, unsigned back, bool distorted);
 /* Sets the one-line reason for a failure; returns err for tail calls. */
 int vqx_fail(VqxSink *sink, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -140,6 +147,12 @@ typedef struct VqxFeatureExtractor {
      * that one table entry holds it. 0 for extractors without cross-frame
      * state; twins take their CPU extractor's. */
     unsigned frames_before, frames_after;
+    /* CPU extractors with a collect: extract of frame n may read the
+     * pictures of frames n - 1 ... n - pictures_before
+     * (vqx_earlier_picture), which the core keeps until then; 0 for most. */
+    unsigned pictures_before;
+    /* CPU extractors with a collect: the size of a call's result block. */
+    size_t result_size;
 
     /* Optional: refuses a combination of option values that each pass their
      * own check (-EINVAL, a one-line reason in err, naming the extractor);
@@ -167,6 +180,12 @@ typedef struct VqxFeatureExtractor {
      * reason: the feature then runs on its CPU extractor. */
     int (*device_init)(void *state, const VqxFrameFormat *fmt, VqxDevice *dev, VqxSink *sink);
     int (*record)(void *state, const VqxDeviceFrame *frame, VqxDevice *dev);
+    /* Device twins, and CPU extractors whose values of a frame depend on
+     * the earlier frames' only through a little state (motion's
+     * smoothing): such a CPU extractor is not VQX_FEX_TEMPORAL; its extract
+     * sees every frame, on any instance but the first, and leaves what it
+     * found in its result block; collect then takes the blocks in frame
+     * order on the first instance, which flush uses too. */
     int (*collect)(void *state, const void *result, unsigned frame, VqxSink *sink);
 } VqxFeatureExtractor;
 

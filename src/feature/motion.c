@@ -11,15 +11,16 @@
  * Frames before the first SAD score take motion2 = 0 and motion3 = the
  * blended first score.
  *
- * motion2/motion3 of frame i are written as soon as the SAD score of frame
- * i+1 is known; the last frame's at the flush.
+ * The SADs of the frames run in parallel (extract reads frame n - 1 or
+ * n - 2 from the core, which keeps it); collect takes them in order and
+ * writes motion2/motion3 of frame i as soon as the SAD score of frame i+1
+ * is known, the last frame's at the flush.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "feature/extractor.h"
 #include "feature/motion.h"
@@ -97,9 +98,8 @@ static int init(void *priv, const VqxFrameFormat *fmt, VqxSink *sink)
     MotionState *s = priv;
     const int ret = vqx_motion_setup(s, fmt, sink);
     if (ret) return ret;
-    s->history = malloc(s->row_bytes * fmt->h * s->depth);
     s->row = malloc(sizeof(*s->row) * (fmt->w + 2 * VQX_MOTION_RADIUS));
-    if (!s->history || !s->row) return -ENOMEM;
+    if (!s->row) return -ENOMEM;
     vqx_motion_dsp_init(&s->dsp, s->bpc, fmt->cpu_flags);
     return 0;
 }
@@ -127,38 +127,28 @@ static int emit_unscored(MotionState *s, VqxSink *sink, unsigned n, double stamp
     return err;
 }
 
-double vqx_motion_sad_score(const MotionState *s, uint64_t sad)
+static double sad_score(const MotionState *s, uint64_t sad)
 {
     return cap((double)sad / 256. / ((double)s->w * s->h) * s->fps_weight, s->max_val);
 }
 
-static double frame_score(MotionState *s, const VqxPicture *ref, unsigned n)
-{
-    if (s->force_zero) return 0.0;
-    const unsigned slot = n % s->depth;
-    uint8_t *const past = s->history + slot * s->row_bytes * s->h;
-    double score = 0.0;
-    if (n >= vqx_motion_first_scored(s)) {
-        /* the slot holds frame n - depth */
-        const uint64_t sad = vqx_motion_plane_sad(&s->dsp, past, (ptrdiff_t)s->row_bytes,
-                                                  ref->data[0], ref->stride[0], s->row,
-                                                  s->w, s->h, s->bpc);
-        score = vqx_motion_sad_score(s, sad);
-    }
-    for (unsigned y = 0; y < s->h; y++)
-        memcpy(past + y * s->row_bytes, (const uint8_t *)ref->data[0] + (ptrdiff_t)y * ref->stride[0],
-               s->row_bytes);
-    return score;
-}
-
+/* The result block: the frame's SAD against frame n - depth (uint64). */
 static int extract(void *priv, const VqxPicture *ref, const VqxPicture *dis,
                    unsigned frame, VqxSink *sink)
 {
     (void)dis;
-    return vqx_motion_emit(priv, frame, frame_score(priv, ref, frame), sink);
+    MotionState *s = priv;
+    if (s->force_zero || frame < vqx_motion_first_scored(s)) return 0;
+    const VqxPicture *past = vqx_earlier_picture(sink, s->depth, false);
+    *(uint64_t *)vqx_result(sink) = vqx_motion_plane_sad(&s->dsp, past->data[0], past->stride[0],
+                                                         ref->data[0], ref->stride[0], s->row,
+                                                         s->w, s->h, s->bpc);
+    return 0;
 }
 
-int vqx_motion_emit(MotionState *s, unsigned n, double score, VqxSink *sink)
+/* Records frame n's SAD score (0 before the first scored frame) and emits
+ * what it completes. Frames come in order. */
+static int emit_frame(MotionState *s, unsigned n, double score, VqxSink *sink)
 {
     s->n_frames = n + 1; /* every frame comes, in order */
     const unsigned first = vqx_motion_first_scored(s);
@@ -180,6 +170,14 @@ int vqx_motion_emit(MotionState *s, unsigned n, double score, VqxSink *sink)
     return err;
 }
 
+int vqx_motion_collect(void *state, const void *result, unsigned frame, VqxSink *sink)
+{
+    MotionState *s = state;
+    const double score = s->force_zero || frame < vqx_motion_first_scored(s) ? 0.0 :
+                         sad_score(s, *(const uint64_t *)result);
+    return emit_frame(s, frame, score, sink);
+}
+
 int vqx_motion_flush(void *priv, VqxSink *sink)
 {
     MotionState *s = priv;
@@ -192,14 +190,13 @@ int vqx_motion_flush(void *priv, VqxSink *sink)
 static void close_motion(void *priv)
 {
     MotionState *s = priv;
-    free(s->history);
     free(s->row);
 }
 
 const VqxFeatureExtractor vqx_fex_motion = {
     .name = "motion",
     .backend = VQX_BACKEND_CPU,
-    .flags = VQX_FEX_TEMPORAL | VQX_FEX_LUMA_ONLY,
+    .flags = VQX_FEX_LUMA_ONLY,
     .keys = vqx_motion_keys,
     /* libvmaf computes motion2 and motion3 of every frame in its flush */
     .flush_keys = 1u << KEY_MOTION2 | 1u << KEY_MOTION3,
@@ -210,10 +207,13 @@ const VqxFeatureExtractor vqx_fex_motion = {
      * the five-frame window: 2 after) */
     .frames_before = 4,
     .frames_after = 2,
+    .pictures_before = 2, /* frame n - 2 with the five-frame window */
+    .result_size = sizeof(uint64_t),
     .options = vqx_motion_options,
     .state_size = sizeof(MotionState),
     .init = init,
     .extract = extract,
+    .collect = vqx_motion_collect,
     .flush = vqx_motion_flush,
     .close = close_motion,
 };

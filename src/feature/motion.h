@@ -23,8 +23,7 @@ typedef struct MotionState {
 
     unsigned w, h, bpc;
     size_t row_bytes;
-    unsigned depth;         /* frames of history: 1, or 2 with the window */
-    uint8_t *history;       /* luma of the last `depth` frames, slot n % depth */
+    unsigned depth;         /* frame n's SAD is against frame n - depth: 1, or 2 with the window */
     int32_t *row;
     MotionDSPContext dsp;
     unsigned n_frames;      /* frames seen */
@@ -39,11 +38,10 @@ extern const VqxOption vqx_motion_options[];
 int vqx_motion_setup(MotionState *s, const VqxFrameFormat *fmt, VqxSink *sink);
 /* First frame with a SAD score (1, or 2 with the five-frame window). */
 unsigned vqx_motion_first_scored(const MotionState *s);
-/* The SAD score of a frame from the plane sum of vqx_motion_sad. */
-double vqx_motion_sad_score(const MotionState *s, uint64_t sad);
-/* Records frame n's SAD score (0 before the first scored frame) and emits
- * what it completes. Frames come in order. */
-int vqx_motion_emit(MotionState *s, unsigned n, double score, VqxSink *sink);
+/* The extractor's collect, for its twins too (their state begins with a
+ * MotionState): the result block is the frame's SAD, the plane sum of
+ * vqx_motion_sad (uint64); frames come in order. */
+int vqx_motion_collect(void *state, const void *result, unsigned frame, VqxSink *sink);
 int vqx_motion_flush(void *state, VqxSink *sink);
 
 /*
