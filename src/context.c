@@ -6,7 +6,10 @@
  * non-temporal feature run on any worker with any free instance of the
  * feature (one instance per worker). A temporal feature has one instance
  * and takes its frames strictly in order: its task for frame n is queued
- * only once its task for frame n-1 has finished. Results do not depend on
+ * only once its task for frame n-1 has finished. An extractor with a
+ * collect runs its extract on any instance but the first and its collect
+ * in frame order on the first; the frames its extract reads again stay in
+ * flight (Frame.holds). Results do not depend on
  * the number of threads: every value is computed by the same code on the
  * same inputs, and cross-instance state is folded by merge() before flush.
  */
