@@ -9,9 +9,9 @@
  * only once its task for frame n-1 has finished. An extractor with a
  * collect runs its extract on any instance but the first and its collect
  * in frame order on the first; the frames its extract reads again stay in
- * flight (Frame.holds). Results do not depend on
- * the number of threads: every value is computed by the same code on the
- * same inputs, and cross-instance state is folded by merge() before flush.
+ * flight (Frame.holds). Results do not depend on the number of threads:
+ * every value is computed by the same code on the same inputs, and
+ * cross-instance state is folded by merge() before flush.
  */
 #include <errno.h>
 #include <math.h>
@@ -1217,9 +1217,10 @@ static int start(VqxContext *ctx, const VqxPicture *ref)
     ctx->started = true;
     /* frames that an extractor reads again later stay in flight too */
     unsigned back = 0;
-    for (unsigned i = 0; i < ctx->n_features; i++)
-        if (cpu_of(ctx->features[i].fex)->pictures_before > back)
-            back = cpu_of(ctx->features[i].fex)->pictures_before;
+    for (unsigned i = 0; i < ctx->n_features; i++) {
+        const unsigned k = cpu_of(ctx->features[i].fex)->pictures_before;
+        if (k > back) back = k;
+    }
     if (back) {
         Frame *frames = calloc(ctx->max_inflight + back, sizeof(*frames));
         if (!frames) return set_error(ctx, -ENOMEM, "out of memory");
